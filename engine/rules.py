@@ -32,6 +32,7 @@ class Reason(Enum):
     BEAROFF_NEXT_TURN = ("V-7",)
     BEAROFF_HIGHER_OCCUPIED = ("C-26",)
     BEAROFF_SMALLER_DIE = ("C-27",)
+    MUST_MOVE = ("C-18",)
     NOT_MAXIMAL = ("C-19",)
     NOT_MAXIMAL_DOUBLE = ("C-21",)
     LARGER_DIE = ("C-20",)

@@ -1,0 +1,351 @@
+"""A turn being played: legal plays, step-by-step input with undo, and validation that explains.
+
+One source of legality (STYLE habit 5): the whole-turn plays come from :mod:`engine.movegen`;
+a step is accepted iff it leads on to one of those plays' final positions, and a whole play iff
+its final position is one of them. Only when something is rejected does :func:`diagnose`
+look for the first rule it breaks, to tell the player why.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from engine import movegen
+from engine.notation import Segment, format_steps, parse_segments
+from engine.options import Options
+from engine.position import BAR, OFF, Position
+from engine.rules import IllegalMoveError, Reason
+from engine.step import Play, Step
+from engine.variants import Variant, get_variant
+
+
+class Turn:
+    """The state of one turn: start position, roll, and the steps entered so far.
+
+    Immutable in use: :meth:`step`, :meth:`undo` and :meth:`apply_text` return new turns that
+    share the (expensive) legal-play list of the turn.
+    """
+
+    __slots__ = (
+        "_legal",
+        "_legal_keys",
+        "ctx",
+        "current",
+        "dice",
+        "first_turn",
+        "options",
+        "start",
+        "steps",
+        "variant",
+    )
+
+    def __init__(
+        self,
+        start: Position,
+        dice: tuple[int, int],
+        *,
+        first_turn: bool = False,
+        options: Options | None = None,
+        steps: tuple[Step, ...] = (),
+        _shared: tuple[movegen.TurnContext, list[Play], set] | None = None,
+    ) -> None:
+        self.variant: Variant = get_variant(start.variant)
+        self.start = start
+        self.dice = (int(dice[0]), int(dice[1]))
+        self.first_turn = first_turn
+        self.options = options or Options()
+        if _shared is None:
+            ctx = self.variant.context(
+                start, self.dice, first_turn=first_turn, options=self.options
+            )
+            nodes = movegen.generate(ctx)
+            legal = [self.variant.node_to_play(start, n) for n in nodes]
+            if not legal:
+                legal = [Play((), start)]
+            keys = {_key(p.result) for p in legal}
+            _shared = (ctx, legal, keys)
+        self.ctx, self._legal, self._legal_keys = _shared
+        self.steps = steps
+        self.current = _replay(start, steps)
+
+    # ---- facts --------------------------------------------------------------------------
+
+    @property
+    def legal_plays(self) -> list[Play]:
+        return self._legal
+
+    @property
+    def has_moves(self) -> bool:
+        """False when the roll cannot be played at all (C-18: the turn passes)."""
+        return bool(self._legal[0].steps)
+
+    @property
+    def single_play(self) -> Play | None:
+        """The only legal play, when there is exactly one (the bot plays it automatically)."""
+        return self._legal[0] if len(self._legal) == 1 else None
+
+    @property
+    def remaining_dice(self) -> tuple[int, ...]:
+        left = list(self.ctx.all_dice())
+        for s in self.steps:
+            left.remove(s.die)
+        return tuple(left)
+
+    @property
+    def max_dice(self) -> int:
+        """How many dice a legal play of this turn uses (0 for a pass)."""
+        return max(len(p.steps) for p in self._legal)
+
+    def is_complete(self) -> bool:
+        """Whether the steps entered so far form a complete legal play (C-23 item 6)."""
+        return _key(self.current) in self._legal_keys
+
+    def legal_steps(self) -> list[Step]:
+        """Steps that can be played next and still complete into a legal play."""
+        if self.current.is_finished():
+            return []
+        me, opp = list(self.current.mover), list(self.current.opponent)
+        raw_prefix = tuple((s.src, s.dst, s.die, s.hit) for s in self.steps)
+        raw = movegen.legal_first_steps(
+            self.ctx, self._legal_keys, me, opp, self.remaining_dice, raw_prefix
+        )
+        return [Step(*r) for r in raw]
+
+    # ---- input ----------------------------------------------------------------------------
+
+    def with_step(self, step: Step) -> Turn:
+        return Turn(
+            self.start,
+            self.dice,
+            first_turn=self.first_turn,
+            options=self.options,
+            steps=(*self.steps, step),
+            _shared=(self.ctx, self._legal, self._legal_keys),
+        )
+
+    def step(self, src: int, dst: int, die: int | None = None) -> Turn:
+        """Play one checker from ``src`` to ``dst`` (one die); raises IllegalMoveError."""
+        options = [s for s in self.legal_steps() if s.src == src and s.dst == dst]
+        if die is not None:
+            options = [s for s in options if s.die == die]
+        if not options:
+            raise IllegalMoveError(diagnose(self, src, dst), step=(src, dst))
+        # Prefer the exact die; for a bear-off with a larger die, the smallest that works.
+        options.sort(key=lambda s: (s.src - s.dst != s.die, s.die))
+        return self.with_step(options[0])
+
+    def undo(self) -> Turn:
+        """Take back the last step (C-33: steps may be undone until the turn is confirmed)."""
+        if not self.steps:
+            return self
+        return Turn(
+            self.start,
+            self.dice,
+            first_turn=self.first_turn,
+            options=self.options,
+            steps=self.steps[:-1],
+            _shared=(self.ctx, self._legal, self._legal_keys),
+        )
+
+    def reset(self) -> Turn:
+        return Turn(
+            self.start,
+            self.dice,
+            first_turn=self.first_turn,
+            options=self.options,
+            _shared=(self.ctx, self._legal, self._legal_keys),
+        )
+
+    def finish(self) -> Play:
+        """The completed play; raises IllegalMoveError(INCOMPLETE) if more must be played."""
+        if not self.is_complete():
+            raise IllegalMoveError(Reason.INCOMPLETE, "the play is not complete yet")
+        for play in self._legal:
+            if play.result == self.current:
+                return Play(self.steps, self.current) if self.steps else play
+        raise AssertionError("complete turn without a matching play")  # pragma: no cover
+
+    def apply_text(self, text: str) -> Turn:
+        """Play the steps written in ``text`` (RULES.md notation) on top of this turn.
+
+        The text may be a whole play or a part of it. Segments may come in any order and one
+        segment may span several dice (``24/13`` with 6-5). Raises NotationError for bad
+        syntax and IllegalMoveError, naming the first broken rule, for an illegal move.
+        """
+        segments = parse_segments(text)
+        if not segments:
+            if self.steps or self.has_moves:
+                raise IllegalMoveError(Reason.MUST_MOVE, "there is a legal move")
+            return self
+        best_error: IllegalMoveError | None = None
+        best_depth = -1
+        tried: set[tuple[Segment, ...]] = set()
+        for order in permutations(segments):
+            if order in tried:
+                continue
+            tried.add(order)
+            result, depth, error = _resolve(self, list(order))
+            if result is not None:
+                return result
+            if error is not None and depth > best_depth:
+                best_error, best_depth = error, depth
+        assert best_error is not None
+        raise best_error
+
+    def play_text(self, text: str) -> Play:
+        """Validate a whole play written in notation and return it."""
+        return self.apply_text(text).finish()
+
+    def notation(self) -> str:
+        return format_steps(self.steps)
+
+
+def _key(position: Position) -> tuple:
+    if position.variant == "long":
+        return position.mover
+    return (position.mover, position.opponent)
+
+
+def _replay(start: Position, steps: tuple[Step, ...]) -> Position:
+    if not steps:
+        return start
+    me, opp = list(start.mover), list(start.opponent)
+    for s in steps:
+        movegen._apply(me, opp, (s.src, s.dst, s.die, s.hit))
+    return start.with_boards(tuple(me), tuple(opp))
+
+
+def _resolve(
+    turn: Turn, segments: list[Segment]
+) -> tuple[Turn | None, int, IllegalMoveError | None]:
+    """Depth-first: try to realise the segments in order as legal steps (a segment may take
+    several dice of one checker). Returns (turn, -, None) or (None, depth reached, error)."""
+    if not segments:
+        return turn, 0, None
+    seg = segments[0]
+    best: tuple[int, IllegalMoveError | None] = (-1, None)
+    paths = _segment_paths(turn, seg.src, seg.dst)
+    # A written '*' asks for the hitting route, its absence for a quiet one, where both exist.
+    paths.sort(key=lambda t: _path_hits(t, len(turn.steps)) != seg.hit)
+    if not paths:
+        err = IllegalMoveError(diagnose(turn, seg.src, seg.dst), step=(seg.src, seg.dst))
+        return None, 0, err
+    for path in paths:
+        result, depth, error = _resolve(path, segments[1:])
+        if result is not None:
+            return result, depth, None
+        if depth + 1 > best[0]:
+            best = (depth + 1, error)
+    return None, best[0], best[1]
+
+
+def _path_hits(turn: Turn, since: int) -> bool:
+    return any(s.hit for s in turn.steps[since:])
+
+
+def _segment_paths(turn: Turn, src: int, dst: int) -> list[Turn]:
+    """All ways to bring one checker from ``src`` to ``dst`` with legal steps of this turn."""
+    found: list[Turn] = []
+    seen: set[tuple] = set()
+
+    def walk(t: Turn, at: int) -> None:
+        for s in t.legal_steps():
+            if s.src != at:
+                continue
+            if s.dst == dst:
+                nt = t.with_step(s)
+                k = (_key(nt.current), nt.remaining_dice)
+                if k not in seen:
+                    seen.add(k)
+                    found.append(nt)
+            elif (dst != OFF and s.dst > dst) or (dst == OFF and s.dst != OFF):
+                walk(t.with_step(s), s.dst)
+
+    walk(turn, src)
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# Diagnosis: which rule does a rejected step break?
+
+
+def diagnose(turn: Turn, src: int, dst: int) -> Reason:
+    """The first rule (RULES.md §8.1) broken by moving ``src`` -> ``dst`` now."""
+    ctx = turn.ctx
+    pos = turn.current
+    me, opp = pos.mover, pos.opponent
+    remaining = turn.remaining_dice
+    long = ctx.variant == "long"
+    if pos.is_finished():
+        return Reason.GAME_OVER
+    if src == OFF or not 1 <= src <= 25 or me[src] == 0:
+        return Reason.NO_CHECKER
+    if dst != OFF and dst >= src:
+        return Reason.BACKWARDS
+    if not long and me[BAR] and src != BAR:
+        return Reason.BAR_FIRST
+    if dst == OFF:
+        return _diagnose_bearoff(turn, src)
+    distance = src - dst
+    if distance not in remaining:
+        return Reason.WRONG_DISTANCE
+    if long:
+        if ctx.opp_at[dst]:
+            return Reason.BLOCKED_LONG
+        if src == 24 and ctx.start_me[24] - me[24] >= ctx.head_limit:
+            return _head_reason(turn)
+    elif ctx.blocked[dst]:
+        return Reason.ENTRY_CLOSED if src == BAR else Reason.BLOCKED_SHORT
+    raw = movegen.raw_single_steps(ctx, list(me), list(opp), remaining)
+    if long and not any(r[0] == src and r[1] == dst for r in raw):
+        return Reason.SIX_BLOCK_HOME if ctx.options.block_needs_home else Reason.SIX_BLOCK
+    if long and not ctx.block_per_step:
+        after = list(me)
+        after[src] -= 1
+        after[dst] += 1
+        if movegen.long_has_illegal_block(after, ctx.block_threshold):
+            return Reason.SIX_BLOCK_END
+    return _not_maximal_reason(turn, src, dst)
+
+
+def _diagnose_bearoff(turn: Turn, src: int) -> Reason:
+    ctx = turn.ctx
+    me = turn.current.mover
+    if ctx.variant == "short" and me[BAR]:
+        return Reason.BEAROFF_FROM_BAR
+    if any(me[7:25]):
+        return Reason.BEAROFF_NOT_HOME
+    if not ctx.bear_allowed_this_turn:
+        return Reason.BEAROFF_NEXT_TURN
+    remaining = turn.remaining_dice
+    if src in remaining:
+        return _not_maximal_reason(turn, src, OFF)
+    if any(d > src for d in remaining):
+        if any(me[src + 1 : 7]):
+            return Reason.BEAROFF_HIGHER_OCCUPIED
+        return _not_maximal_reason(turn, src, OFF)
+    return Reason.BEAROFF_SMALLER_DIE
+
+
+def _head_reason(turn: Turn) -> Reason:
+    d1, d2 = turn.dice
+    if turn.first_turn and d1 == d2:
+        if d1 in movegen.EXCEPTION_DOUBLES:
+            return Reason.HEAD_OBSTACLE
+        return Reason.HEAD_FIRST_TURN
+    return Reason.HEAD
+
+
+def _not_maximal_reason(turn: Turn, src: int | None = None, dst: int | None = None) -> Reason:
+    """The step is legal by itself but cannot be part of a maximal play (C-19 … C-21)."""
+    if turn.dice[0] == turn.dice[1]:
+        return Reason.NOT_MAXIMAL_DOUBLE
+    if turn.max_dice == 1 and src is not None and dst is not None:
+        die = src - dst if dst != OFF else None
+        if die is not None and die == min(turn.dice):
+            return Reason.LARGER_DIE
+        if dst == OFF and src <= min(turn.dice) < max(turn.dice):
+            return Reason.LARGER_DIE
+    if turn.max_dice == 1:
+        return Reason.LARGER_DIE
+    return Reason.NOT_MAXIMAL
