@@ -1,9 +1,12 @@
 """Compact position IDs.
 
 Short nardy uses exactly GNU Backgammon's Position ID, so players can paste it into GNU
-Backgammon: an 80-bit key built from the player on roll's checkers (ace point to 24, then the
-bar: a 1 per checker, a 0 after each point), then the opponent's the same way, packed
-least-significant bit first into 10 bytes and written as 14 Base64 characters.
+Backgammon: an 80-bit key built from one side's checkers (ace point to 24, then the bar: a 1 per
+checker, a 0 after each point), then the other side's the same way, packed least-significant
+bit first into 10 bytes and written as 14 Base64 characters. The side *not* on roll comes
+first: that is what GNU Backgammon 1.07 writes (checked against the real program: with only the
+player on roll's checkers on the board its ID begins with the 25 zero bits of the empty side),
+although its manual's prose lists the player on roll first.
 
 Long nardy uses the same construction on each side's own pip numbering (the bar is always
 empty, so each side contributes 15 ones and 25 zeros). The variant is not part of the ID; the
@@ -30,10 +33,10 @@ def _side_bits(board: tuple[int, ...], bits: list[int]) -> None:
 
 
 def key(position: Position) -> bytes:
-    """The 10-byte key of ``position``, player on roll first."""
+    """The 10-byte key of ``position``: the side not on roll first, as GNU Backgammon does."""
     bits: list[int] = []
-    _side_bits(position.mover, bits)
     _side_bits(position.opponent, bits)
+    _side_bits(position.mover, bits)
     bits.extend([0] * (80 - len(bits)))
     out = bytearray(10)
     for i, bit in enumerate(bits):
@@ -81,7 +84,7 @@ def decode(position_id: str, variant: str, turn: Side = Side.WHITE) -> Position:
         boards.append(board)
     if any(bits[pos:]):
         raise PositionIDError("the ID has bits after both boards")
-    mover, opponent = (tuple(b) for b in boards)
+    opponent, mover = (tuple(b) for b in boards)
     if variant == "long" and (mover[BAR] or opponent[BAR]):
         raise PositionIDError("long nardy has no bar")
     if turn is Side.WHITE:
