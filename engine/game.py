@@ -26,6 +26,7 @@ from engine.turn import Turn
 from engine.variants import Variant, get_variant
 
 FORMAT_VERSION = 1
+MAX_CUBE = 64  # M-12 allows a cap at the cube's highest face; physical cubes stop there
 
 
 class Rng(Protocol):
@@ -112,6 +113,7 @@ class Game:
     result: GameResult | None = None
     history: list[Event] = field(default_factory=list)
     lot: tuple[int, int] | None = None  # (seat 0's die, seat 1's die) of the deciding roll
+    colours_fixed: bool = False  # short nardy keeps a match's colours after game 1 (S-3, M-18)
     _turn: Turn | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -191,6 +193,7 @@ class Game:
             and not self.crawford
             and side is self.side_to_move
             and self.cube_owner in (None, side)
+            and self.cube_value < MAX_CUBE
         )
 
     # ---- opening ----------------------------------------------------------------------------
@@ -212,11 +215,11 @@ class Game:
         winner_seat = 0 if seat0_die > seat1_die else 1
         self.lot = (seat0_die, seat1_die)
         high, low = max(seat0_die, seat1_die), min(seat0_die, seat1_die)
-        if self.variant_name == "long":
+        if not self.colours_fixed:
+            # L-4: the lot's winner takes white. Short nardy has no such rule (S-3); the bot
+            # gives white to the lot's winner too in a match's first game, then keeps colours.
             self.white_seat = winner_seat
-            first = Side.WHITE
-        else:
-            first = self.side_of(winner_seat)
+        first = self.side_of(winner_seat)
         self.position = self.pos.with_turn(first)
         self.history.append(Event("lot", first, (seat0_die, seat1_die)))
         if self.variant_name == "short" or self.options.first_move_lot_dice:
@@ -272,6 +275,8 @@ class Game:
             raise IllegalActionError(Reason.CRAWFORD, "no doubling in the Crawford game")
         if self.cube_owner not in (None, side):
             raise IllegalActionError(Reason.CUBE_OWNER, "the opponent owns the cube")
+        if self.cube_value >= MAX_CUBE:
+            raise IllegalActionError(Reason.CUBE_MAX, f"the cube is at {MAX_CUBE}, its top face")
         self.phase = Phase.DOUBLE
         self.double_offered_by = side
         self.history.append(Event("double", side, (self.cube_value * 2,)))
@@ -430,6 +435,7 @@ class Game:
             else self.double_offered_by.label,
             "result": None if self.result is None else self.result.to_dict(),
             "lot": list(self.lot) if self.lot else None,
+            "colours_fixed": self.colours_fixed,
             "history": [e.to_dict() for e in self.history],
         }
 
@@ -458,6 +464,7 @@ class Game:
             result=None if data.get("result") is None else GameResult.from_dict(data["result"]),
             history=[Event.from_dict(e) for e in data.get("history", ())],
             lot=tuple(data["lot"]) if data.get("lot") else None,  # type: ignore[arg-type]
+            colours_fixed=bool(data.get("colours_fixed", False)),
         )
         if game.phase is Phase.MOVE:
             _ = game.turn  # re-validates the stored partial steps
@@ -534,6 +541,7 @@ class Match:
             self.crawford_done = True
         game = Game(self.variant_name, self.options, white_seat=previous.white_seat)
         game.crawford = crawford
+        game.colours_fixed = self.variant_name == "short"
         self.game_number += 1
         self.game = game
         if self.variant_name == "long":

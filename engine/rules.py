@@ -41,6 +41,7 @@ class Reason(Enum):
     CUBE_TIMING = ("M-9",)
     CUBE_OWNER = ("M-10",)
     CUBE_DISABLED = ("M-14",)
+    CUBE_MAX = ("M-12",)
     CRAWFORD = ("V-16",)
     GAME_OVER = ("C-32",)
 
