@@ -1,0 +1,281 @@
+"""Storage benchmark: many games, many move commits from concurrent tasks.
+
+    python benchmarks/storage_bench.py                      # the issue's run: 1,000 games,
+                                                            # 50,000 commits, 16 tasks
+    python benchmarks/storage_bench.py --sweep              # + tasks/readers/synchronous table
+    python benchmarks/storage_bench.py --games 100 --commits 2000   # a quick look
+
+What one "commit" is: a task loads a game (``get_game``), builds the next state and saves it with
+one move-log entry (``save_game(..., moves=[move])``) -- exactly what the bot does per tap.  Each
+task plays its own share of the games, as players do (a game is only touched by its two
+players), so this measures the store, not conflicts; conflicts are tested in
+tests/storage/test_storage_concurrency.py.  Latency is measured per load-and-save, from before
+the load to after the save returned (committed).
+
+After the commit phase every game is finished (statistics and ratings in the same transaction),
+the store is closed (which checkpoints the WAL into the file), and the file size gives the
+database size per 1,000 finished games.  The database lives in a temporary directory that is
+removed afterwards unless ``--keep`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from storage import GameResult, NewGame, NewMove, SqliteStorage
+
+RESULT_KINDS = ("oin", "oin", "oin", "mars", "mars", "koks")
+
+
+@dataclass(frozen=True)
+class Figures:
+    games: int
+    commits: int
+    tasks: int
+    readers: int
+    synchronous: str
+    seconds: float
+    commits_per_second: float
+    median_ms: float
+    p99_ms: float
+    max_ms: float
+    finish_per_second: float
+    db_bytes: int
+    state_bytes: int
+
+    @property
+    def mb_per_1000_games(self) -> float:
+        return self.db_bytes / self.games * 1000 / 1_000_000
+
+
+@functools.cache
+def make_state(game_no: int, turn: int, size: int) -> str:
+    """A stand-in for the engine's serialised game of about ``size`` bytes (cached, so the
+    benchmark spends its time in the store, not in building text)."""
+    rng = random.Random(game_no * 100_003 + turn)
+    board = [rng.randint(-15, 15) for _ in range(24)]
+    body = {
+        "format": 1,
+        "variant": "long" if game_no % 2 else "short",
+        "turn": turn,
+        "to_move": "white" if turn % 2 else "black",
+        "board": board,
+        "bar": [0, 0],
+        "off": [rng.randint(0, 15), rng.randint(0, 15)],
+        "dice": [rng.randint(1, 6), rng.randint(1, 6)],
+        "pending": {"steps": [[24, 18]], "remaining": [5]},
+        "cube": {"value": 1, "owner": None},
+        "match": {"length": 1, "score": [0, 0]},
+    }
+    text = json.dumps(body, separators=(",", ":"))
+    pad = max(0, size - len(text) - 10)
+    body["history_tail"] = "".join(rng.choice("0123456789/ ") for _ in range(pad))
+    return json.dumps(body, separators=(",", ":"))
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
+    return sorted_values[index]
+
+
+async def run(
+    directory: Path,
+    *,
+    games: int,
+    commits: int,
+    tasks: int,
+    readers: int,
+    synchronous: str,
+    state_bytes: int,
+) -> Figures:
+    path = directory / f"bench-{tasks}-{readers}-{synchronous}.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    store = await SqliteStorage.open(path, readers=readers, synchronous=synchronous)  # type: ignore[arg-type]
+
+    # -- setup: users, one chat per game, the games -----------------------------------------
+    players = max(2, games // 2)
+    for user_id in range(1, players + 1):
+        await store.upsert_user(user_id, f"Игрок {user_id}", language="ru")
+    game_ids: list[int] = []
+    for n in range(games):
+        chat_id = -1_000_000_000 - n
+        await store.upsert_chat(chat_id, "group", title=f"chat {n}")
+        white = n % players + 1
+        black = (n * 7 + 3) % players + 1
+        if black == white:
+            black = white % players + 1
+        game = await store.create_game(
+            NewGame(
+                variant="long" if n % 2 else "short",
+                chat_id=chat_id,
+                white_user_id=white,
+                black_user_id=black,
+                state=make_state(n % 8, 0, state_bytes),
+            )
+        )
+        game_ids.append(game.game_id)
+
+    # -- the commit phase ---------------------------------------------------------------------
+    latencies: list[float] = []
+    per_task = [commits // tasks + (1 if t < commits % tasks else 0) for t in range(tasks)]
+
+    async def player(task: int) -> None:
+        mine = game_ids[task::tasks] or game_ids
+        for i in range(per_task[task]):
+            game_id = mine[i % len(mine)]
+            started = time.perf_counter()
+            game = await store.get_game(game_id)
+            turn = game.move_count + 1
+            move = NewMove(
+                "white" if turn % 2 else "black",
+                (turn % 6 + 1, (turn * 5) % 6 + 1),
+                "24/18 13/8",
+                f"pos{game_id:05d}{turn:04d}xxxx",
+            )
+            await store.save_game(
+                game_id, game.version, make_state(game_id % 8, turn % 64, state_bytes), moves=[move]
+            )
+            latencies.append(time.perf_counter() - started)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(player(t) for t in range(tasks)))
+    seconds = time.perf_counter() - began
+
+    # -- finish every game ----------------------------------------------------------------------
+    rng = random.Random(5)
+    finish_began = time.perf_counter()
+
+    async def finisher(task: int) -> None:
+        for game_id in game_ids[task::tasks]:
+            game = await store.get_game(game_id)
+            kind = rng.choice(RESULT_KINDS)
+            points = {"oin": 1, "mars": 2, "koks": 3}[kind]
+            await store.finish_game(
+                game_id,
+                game.version,
+                make_state(game_id % 8, 0, state_bytes),
+                GameResult(rng.choice(("white", "black")), kind, points),  # type: ignore[arg-type]
+            )
+
+    await asyncio.gather(*(finisher(t) for t in range(tasks)))
+    finish_seconds = time.perf_counter() - finish_began
+    await store.close()  # checkpoints the WAL into the main file
+    db_bytes = path.stat().st_size
+
+    latencies.sort()
+    return Figures(
+        games=games,
+        commits=len(latencies),
+        tasks=tasks,
+        readers=readers,
+        synchronous=synchronous,
+        seconds=seconds,
+        commits_per_second=len(latencies) / seconds,
+        median_ms=statistics.median(latencies) * 1000,
+        p99_ms=percentile(latencies, 0.99) * 1000,
+        max_ms=latencies[-1] * 1000,
+        finish_per_second=games / finish_seconds,
+        db_bytes=db_bytes,
+        state_bytes=state_bytes,
+    )
+
+
+def row(f: Figures) -> str:
+    return (
+        f"| {f.tasks:>5} | {f.readers:>7} | {f.synchronous:<6} | {f.commits:>7} "
+        f"| {f.commits_per_second:>9.0f} | {f.median_ms:>8.2f} | {f.p99_ms:>7.2f} "
+        f"| {f.max_ms:>7.1f} | {f.finish_per_second:>8.0f} |"
+    )
+
+
+HEADER = (
+    "| tasks | readers | sync   | commits | commits/s | median ms | p99 ms  | max ms  "
+    "| finish/s |\n"
+    "|------:|--------:|:-------|--------:|----------:|---------:|--------:|--------:|---------:|"
+)
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--commits", type=int, default=50_000)
+    parser.add_argument("--tasks", type=int, default=16, help="concurrent tasks (players)")
+    parser.add_argument("--readers", type=int, default=2, help="reader connections")
+    parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
+    parser.add_argument("--state-bytes", type=int, default=1200, help="size of a saved state")
+    parser.add_argument("--sweep", action="store_true", help="also vary tasks/readers/sync")
+    parser.add_argument("--sweep-commits", type=int, default=10_000)
+    parser.add_argument("--dir", type=Path, default=None, help="where to put the database")
+    parser.add_argument("--keep", action="store_true", help="keep the database files")
+    args = parser.parse_args()
+
+    directory = args.dir or Path(tempfile.mkdtemp(prefix="nardy-bench-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, database in {directory}")
+    try:
+        main_run = await run(
+            directory,
+            games=args.games,
+            commits=args.commits,
+            tasks=args.tasks,
+            readers=args.readers,
+            synchronous=args.synchronous,
+            state_bytes=args.state_bytes,
+        )
+        print(
+            f"\n{main_run.games} games, {main_run.commits} load-and-save commits from "
+            f"{main_run.tasks} concurrent tasks in {main_run.seconds:.1f} s "
+            f"(state ~{main_run.state_bytes} B, one move per commit)"
+        )
+        print(f"  commits per second      : {main_run.commits_per_second:,.0f}")
+        print(f"  load-and-save median    : {main_run.median_ms:.2f} ms")
+        print(f"  load-and-save p99       : {main_run.p99_ms:.2f} ms")
+        print(f"  load-and-save max       : {main_run.max_ms:.1f} ms")
+        print(f"  finish_game per second  : {main_run.finish_per_second:,.0f}")
+        moves_per_game = main_run.commits / main_run.games
+        print(
+            f"  database size           : {main_run.db_bytes / 1e6:.1f} MB for "
+            f"{main_run.games} finished games of ~{moves_per_game:.0f} moves "
+            f"= {main_run.mb_per_1000_games:.1f} MB per 1,000 finished games"
+        )
+        if args.sweep:
+            print(f"\nsweep ({args.sweep_commits} commits each, {args.games} games)\n")
+            print(HEADER)
+            for synchronous in ("NORMAL", "FULL"):
+                for readers in (2, 0):
+                    for tasks in (1, 4, 16, 64):
+                        figures = await run(
+                            directory,
+                            games=args.games,
+                            commits=args.sweep_commits,
+                            tasks=tasks,
+                            readers=readers,
+                            synchronous=synchronous,
+                            state_bytes=args.state_bytes,
+                        )
+                        print(row(figures), flush=True)
+    finally:
+        if not args.keep:
+            for file in directory.glob("bench-*"):
+                file.unlink()
+            if args.dir is None:
+                directory.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

@@ -1,0 +1,118 @@
+"""Persistence for the nardy bot: users, chats, games, move logs, invitations, statistics.
+
+The bot programs against :class:`Storage` and gets an instance from :func:`open_storage`;
+nothing outside this package writes SQL.  See docs/storage.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.base import UNSET, Storage
+from storage.errors import (
+    ActiveGameExistsError,
+    ConstraintError,
+    DatabaseError,
+    DatabaseTooNewError,
+    DuplicateUpdateError,
+    ForeignDatabaseError,
+    GameNotActiveError,
+    InvitationError,
+    InvitationExpiredError,
+    InvitationNotForYouError,
+    InvitationNotPendingError,
+    NotFoundError,
+    StaleVersionError,
+    StorageError,
+)
+from storage.models import (
+    INITIAL_RATING,
+    NO_THREAD,
+    AcceptedInvitation,
+    Chat,
+    ChatType,
+    Colour,
+    FinishedGame,
+    Game,
+    GameMessage,
+    GameResult,
+    GameStatus,
+    Invitation,
+    InvitationState,
+    LeaderboardEntry,
+    MoveRecord,
+    NewGame,
+    NewInvitation,
+    NewMove,
+    Rating,
+    RatingChange,
+    ResultKind,
+    User,
+    UserStats,
+    Variant,
+)
+from storage.settings import DATABASE_PATH_VARIABLE, DEFAULT_DATABASE_PATH, database_path
+from storage.sqlite import SqliteStorage
+from storage.sqlite.connections import Synchronous
+
+
+async def open_storage(
+    path: str | Path | None = None,
+    *,
+    readers: int = 2,
+    synchronous: Synchronous = "NORMAL",
+) -> Storage:
+    """Open the default (SQLite) store; ``path`` defaults to ``DATABASE_PATH``.
+
+    Use it as ``async with await open_storage() as store: ...`` or close it on shutdown.
+    """
+    return await SqliteStorage.open(path, readers=readers, synchronous=synchronous)
+
+
+__all__ = [
+    "DATABASE_PATH_VARIABLE",
+    "DEFAULT_DATABASE_PATH",
+    "INITIAL_RATING",
+    "NO_THREAD",
+    "UNSET",
+    "AcceptedInvitation",
+    "ActiveGameExistsError",
+    "Chat",
+    "ChatType",
+    "Colour",
+    "ConstraintError",
+    "DatabaseError",
+    "DatabaseTooNewError",
+    "DuplicateUpdateError",
+    "FinishedGame",
+    "ForeignDatabaseError",
+    "Game",
+    "GameMessage",
+    "GameNotActiveError",
+    "GameResult",
+    "GameStatus",
+    "Invitation",
+    "InvitationError",
+    "InvitationExpiredError",
+    "InvitationNotForYouError",
+    "InvitationNotPendingError",
+    "InvitationState",
+    "LeaderboardEntry",
+    "MoveRecord",
+    "NewGame",
+    "NewInvitation",
+    "NewMove",
+    "NotFoundError",
+    "Rating",
+    "RatingChange",
+    "ResultKind",
+    "SqliteStorage",
+    "StaleVersionError",
+    "Storage",
+    "StorageError",
+    "User",
+    "UserStats",
+    "Variant",
+    "database_path",
+    "open_storage",
+]

@@ -1,0 +1,317 @@
+"""The repository interface the bot programs against.
+
+It names no SQL and no SQLite type, so a PostgreSQL backend can be added later behind the same
+methods.  The contract every backend keeps:
+
+* every method is one atomic unit: it commits all of its effects or none of them;
+* writes to a game are optimistic: they name the version they read, and a stale one raises
+  :class:`~storage.errors.StaleVersionError` and changes nothing;
+* moves, results, statistics, ratings and processed-update marks are written in the same
+  transaction as the game state they belong to;
+* only :mod:`storage.errors` exceptions leave a method on purpose (plus ``ValueError`` for
+  arguments that can never be valid, such as an unknown variant name).
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from storage.models import (
+    AcceptedInvitation,
+    Chat,
+    ChatType,
+    FinishedGame,
+    Game,
+    GameMessage,
+    GameResult,
+    GameStatus,
+    Invitation,
+    LeaderboardEntry,
+    MoveRecord,
+    NewGame,
+    NewInvitation,
+    NewMove,
+    Rating,
+    User,
+    UserStats,
+    Variant,
+)
+
+
+class _Unset:
+    """Marker for "leave this setting unchanged" where ``None`` is a meaningful value."""
+
+    _instance: _Unset | None = None
+
+    def __new__(cls) -> _Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+class Storage(abc.ABC):
+    """Async repository of users, chats, games, invitations, statistics and ratings."""
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Finish the running write and release the database; idempotent."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @abc.abstractmethod
+    async def backup(self, target: str | Path) -> None:
+        """Write a consistent copy of the whole database to ``target`` while the bot runs."""
+
+    # -- users and chats ---------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def upsert_user(
+        self,
+        user_id: int,
+        display_name: str,
+        *,
+        username: str | None = None,
+        language: str | None = None,
+    ) -> User:
+        """Create the user or refresh their name, username and language from Telegram.
+
+        Call it for both players before creating a game or an invitation: games refer to users.
+        A ``language`` of ``None`` keeps the stored one.
+        """
+
+    @abc.abstractmethod
+    async def get_user(self, user_id: int) -> User:
+        """The user; :class:`~storage.errors.NotFoundError` if never seen."""
+
+    @abc.abstractmethod
+    async def upsert_chat(
+        self, chat_id: int, chat_type: ChatType | str, *, title: str | None = None
+    ) -> Chat:
+        """Create the chat with default settings, or refresh its type and title.
+
+        Existing settings (language, variant, match length, house rules) are kept.
+        """
+
+    @abc.abstractmethod
+    async def get_chat(self, chat_id: int) -> Chat:
+        """The chat; :class:`~storage.errors.NotFoundError` if never seen."""
+
+    @abc.abstractmethod
+    async def update_chat_settings(
+        self,
+        chat_id: int,
+        *,
+        language: str | None = UNSET,
+        default_variant: Variant | str = UNSET,
+        match_length: int = UNSET,
+        options: Mapping[str, Any] = UNSET,
+    ) -> Chat:
+        """Change the given settings only; ``options`` replaces the house-rule dictionary."""
+
+    # -- games -------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_game(self, new: NewGame) -> Game:
+        """Store a new active game at version 1.
+
+        :class:`~storage.errors.ActiveGameExistsError` if the chat/topic already has one.
+        """
+
+    @abc.abstractmethod
+    async def get_game(self, game_id: int) -> Game:
+        """The game; :class:`~storage.errors.NotFoundError` if there is none."""
+
+    @abc.abstractmethod
+    async def get_active_game(self, chat_id: int, thread_id: int = 0) -> Game | None:
+        """The active game of a chat (forum topic), if any."""
+
+    @abc.abstractmethod
+    async def list_user_games(
+        self, user_id: int, *, status: GameStatus | str | None = None, limit: int = 20
+    ) -> list[Game]:
+        """The user's games, most recently updated first (a user may play in several chats)."""
+
+    @abc.abstractmethod
+    async def save_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        state: str,
+        *,
+        moves: Sequence[NewMove] = (),
+        score: tuple[int, int] | None = None,
+        update_id: int | None = None,
+    ) -> Game:
+        """Replace the state of an active game read at ``expected_version``.
+
+        In one transaction: the version becomes ``expected_version + 1``, ``moves`` are
+        appended to the log with consecutive sequence numbers, ``score`` (white, black) is set
+        when given, and ``update_id`` (when given) is marked processed.
+
+        Raises :class:`~storage.errors.StaleVersionError` if the stored version differs,
+        :class:`~storage.errors.GameNotActiveError` if the game is over,
+        :class:`~storage.errors.DuplicateUpdateError` if ``update_id`` was processed before,
+        :class:`~storage.errors.NotFoundError` if there is no such game; then nothing changed.
+        """
+
+    @abc.abstractmethod
+    async def finish_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        state: str,
+        result: GameResult,
+        *,
+        moves: Sequence[NewMove] = (),
+        score: tuple[int, int] | None = None,
+        update_id: int | None = None,
+    ) -> FinishedGame:
+        """Save the final state and the result, and update statistics and ratings atomically.
+
+        Both players' statistics (against people or against the computer) change with the
+        game; ratings change only for a game between two people.  Errors as in
+        :meth:`save_game`.
+        """
+
+    @abc.abstractmethod
+    async def abandon_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        state: str | None = None,
+        *,
+        update_id: int | None = None,
+    ) -> Game:
+        """End an active game without a result (cancelled, timed out); no statistics change."""
+
+    @abc.abstractmethod
+    async def get_moves(
+        self, game_id: int, *, after_seq: int = 0, limit: int | None = None
+    ) -> list[MoveRecord]:
+        """The game's move log in order, from sequence number ``after_seq + 1``."""
+
+    # -- board messages ----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def set_game_message(
+        self,
+        game_id: int,
+        chat_id: int,
+        message_id: int,
+        *,
+        thread_id: int = 0,
+        kind: str = "board",
+    ) -> GameMessage:
+        """Remember (or replace, after sending a fresh board) the message showing a game."""
+
+    @abc.abstractmethod
+    async def get_game_messages(self, game_id: int) -> list[GameMessage]:
+        """Every message showing the game, to edit them all after a move."""
+
+    @abc.abstractmethod
+    async def delete_game_message(
+        self, game_id: int, chat_id: int, *, thread_id: int = 0, kind: str = "board"
+    ) -> bool:
+        """Forget a board message (deleted in Telegram); True if there was one."""
+
+    @abc.abstractmethod
+    async def find_game_by_message(self, chat_id: int, message_id: int) -> Game | None:
+        """The game a board message belongs to, if it is one."""
+
+    # -- invitations -------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_invitation(self, new: NewInvitation) -> Invitation:
+        """Store a pending invitation (a token is generated unless given)."""
+
+    @abc.abstractmethod
+    async def get_invitation(self, token: str) -> Invitation:
+        """The invitation; :class:`~storage.errors.NotFoundError` if the token is unknown."""
+
+    @abc.abstractmethod
+    async def accept_invitation(
+        self, token: str, user_id: int, *, game: NewGame | None = None
+    ) -> AcceptedInvitation:
+        """Accept a pending invitation, and create ``game`` in the same transaction.
+
+        Two people tapping "accept" at once: one wins, the other gets
+        :class:`~storage.errors.InvitationNotPendingError`.  Also raises
+        :class:`~storage.errors.InvitationExpiredError`,
+        :class:`~storage.errors.InvitationNotForYouError` and, from creating the game,
+        :class:`~storage.errors.ActiveGameExistsError` (then the invitation stays pending).
+        ``game`` must seat the inviter and ``user_id``.
+        """
+
+    @abc.abstractmethod
+    async def decline_invitation(self, token: str, user_id: int) -> Invitation:
+        """The invitee (or, for an open invitation, anyone but the inviter) declines it."""
+
+    @abc.abstractmethod
+    async def cancel_invitation(self, token: str, user_id: int) -> Invitation:
+        """The inviter withdraws a pending invitation."""
+
+    @abc.abstractmethod
+    async def expire_invitations(self, now: datetime | None = None) -> list[Invitation]:
+        """Mark every pending invitation past its expiry as expired and return them."""
+
+    # -- statistics and ratings --------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def get_user_stats(
+        self, user_id: int, variant: Variant | str, *, vs_ai: bool = False
+    ) -> UserStats:
+        """The user's record (all zero if they have not finished such a game)."""
+
+    @abc.abstractmethod
+    async def list_user_stats(self, user_id: int) -> list[UserStats]:
+        """Every record the user has, by variant and opponent kind."""
+
+    @abc.abstractmethod
+    async def get_rating(self, user_id: int, variant: Variant | str) -> Rating:
+        """The user's rating in the variant (the initial rating if they have no rated game)."""
+
+    @abc.abstractmethod
+    async def leaderboard(
+        self,
+        variant: Variant | str,
+        *,
+        chat_id: int | None = None,
+        limit: int = 10,
+        min_games: int = 1,
+    ) -> list[LeaderboardEntry]:
+        """Best-rated players: globally, or among those who finished a game in ``chat_id``."""
+
+    # -- Telegram updates --------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def mark_update_processed(self, update_id: int) -> bool:
+        """Record the update; True the first time, False if it was already processed."""
+
+    @abc.abstractmethod
+    async def prune_processed_updates(self, older_than: timedelta = timedelta(days=2)) -> int:
+        """Forget processed updates older than ``older_than``; returns how many.
+
+        Telegram stops redelivering an update after 24 hours, so two days is safe.
+        """

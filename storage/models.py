@@ -1,0 +1,356 @@
+"""Rows as values: what the repository takes and returns.
+
+These dataclasses are backend-neutral (no SQLite types leak out), frozen so a loaded game cannot
+be changed behind the store's back, and the enums are ``StrEnum`` so the bot may pass plain
+strings such as ``"long"`` and still compare equal.  Timestamps are timezone-aware UTC
+``datetime`` values.
+
+The engine's serialised game (``Game.state``) is opaque text here: storage never parses it, it
+keeps a few denormalised columns beside it (variant, status, chat, players, version, score) that
+the bot queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class Variant(StrEnum):
+    """The game played: long nardy or short nardy (backgammon)."""
+
+    LONG = "long"
+    SHORT = "short"
+
+
+class Colour(StrEnum):
+    """A side of the board."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def opponent(self) -> Colour:
+        return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
+
+
+class GameStatus(StrEnum):
+    """``ACTIVE`` until the game is finished with a result or abandoned without one."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class ResultKind(StrEnum):
+    """How the engine scored a finished game (resignation is scored as one of these)."""
+
+    OIN = "oin"  # single game (ойн)
+    MARS = "mars"  # gammon (марс)
+    KOKS = "koks"  # backgammon (кокс)
+    DROP = "drop"  # a declined double in short nardy
+
+
+class InvitationState(StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class ChatType(StrEnum):
+    """Telegram's chat types."""
+
+    PRIVATE = "private"
+    GROUP = "group"
+    SUPERGROUP = "supergroup"
+    CHANNEL = "channel"
+
+
+#: Forum topic id used when a chat has no topics (the General topic or an ordinary chat).
+NO_THREAD = 0
+
+#: Rating a player starts with before their first rated game.
+INITIAL_RATING = 1500.0
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A Telegram user the bot has met."""
+
+    user_id: int
+    display_name: str
+    username: str | None
+    language: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A Telegram chat and its house rules.
+
+    ``options`` is the chat's house-rule dictionary, stored as JSON and not interpreted here.
+    """
+
+    chat_id: int
+    chat_type: ChatType
+    title: str | None
+    language: str | None
+    default_variant: Variant
+    match_length: int
+    options: Mapping[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What the bot supplies to start a game.
+
+    A seat whose user id is ``None`` is played by the computer; then ``ai_level`` names it.
+    ``state`` is the engine's serialised game (``game.to_json()``), stored verbatim.
+    """
+
+    variant: Variant | str
+    chat_id: int
+    white_user_id: int | None
+    black_user_id: int | None
+    state: str
+    thread_id: int = NO_THREAD
+    match_length: int = 1
+    options: Mapping[str, Any] = field(default_factory=dict)
+    ai_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The scored end of a game, as the engine reports it.
+
+    ``points`` are already multiplied by the doubling cube.
+    """
+
+    winner: Colour
+    kind: ResultKind
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game row.
+
+    ``version`` starts at 1 and grows by one with every write; it is also the freshness counter
+    that board buttons carry, so a tap on an outdated board is detected by comparing it.
+    """
+
+    game_id: int
+    variant: Variant
+    status: GameStatus
+    chat_id: int
+    thread_id: int
+    white_user_id: int | None
+    black_user_id: int | None
+    ai_level: str | None
+    match_length: int
+    options: Mapping[str, Any]
+    score_white: int
+    score_black: int
+    state: str
+    version: int
+    move_count: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    result: GameResult | None
+    white_rating_change: float | None
+    black_rating_change: float | None
+
+    @property
+    def vs_ai(self) -> bool:
+        """True when one seat is played by the computer."""
+        return self.white_user_id is None or self.black_user_id is None
+
+    def user_id_of(self, colour: Colour | str) -> int | None:
+        """The user playing ``colour`` (``None`` for the computer)."""
+        return self.white_user_id if Colour(colour) is Colour.WHITE else self.black_user_id
+
+    def colour_of(self, user_id: int) -> Colour | None:
+        """The colour ``user_id`` plays in this game, or ``None`` if they do not play in it."""
+        if user_id == self.white_user_id:
+            return Colour.WHITE
+        if user_id == self.black_user_id:
+            return Colour.BLACK
+        return None
+
+    @property
+    def winner_user_id(self) -> int | None:
+        """The winning user (``None`` if unfinished, or if the computer won)."""
+        return None if self.result is None else self.user_id_of(self.result.winner)
+
+
+@dataclass(frozen=True, slots=True)
+class NewMove:
+    """One entry to append to a game's move log with a state save.
+
+    ``dice`` is ``None`` for entries without a roll (cube actions); ``play`` is the engine's
+    notation of what was done (possibly empty when no move was possible); ``position_id`` is the
+    engine's position ID after it.  The player's user id is taken from the game's seat.
+    """
+
+    colour: Colour | str
+    dice: tuple[int, int] | None
+    play: str
+    position_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """A stored move-log entry; ``seq`` runs 1, 2, 3 ... without gaps within a game."""
+
+    game_id: int
+    seq: int
+    colour: Colour
+    player_user_id: int | None
+    dice: tuple[int, int] | None
+    play: str
+    position_id: str
+    game_version: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameMessage:
+    """A message that shows a game's board (a game may be shown in several chats)."""
+
+    game_id: int
+    chat_id: int
+    thread_id: int
+    kind: str
+    message_id: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewInvitation:
+    """A challenge to play.
+
+    ``invitee_id`` ``None`` means anyone but the inviter may accept.  ``chat_id`` ``None`` is for
+    invitations not tied to a chat (a deep link or an inline-mode message).  ``token`` is
+    generated (URL-safe, 16 characters) when not given.
+    """
+
+    inviter_id: int
+    variant: Variant | str
+    expires_at: datetime
+    chat_id: int | None = None
+    thread_id: int = NO_THREAD
+    invitee_id: int | None = None
+    match_length: int = 1
+    options: Mapping[str, Any] = field(default_factory=dict)
+    token: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    token: str
+    inviter_id: int
+    invitee_id: int | None
+    chat_id: int | None
+    thread_id: int
+    variant: Variant
+    match_length: int
+    options: Mapping[str, Any]
+    state: InvitationState
+    created_at: datetime
+    expires_at: datetime
+    resolved_at: datetime | None
+    accepted_by: int | None
+    game_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedInvitation:
+    """The accepted invitation and the game created in the same transaction, if any."""
+
+    invitation: Invitation
+    game: Game | None
+
+
+@dataclass(frozen=True, slots=True)
+class UserStats:
+    """A user's record in one variant, against people (``vs_ai=False``) or the computer."""
+
+    user_id: int
+    variant: Variant
+    vs_ai: bool
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    wins_oin: int = 0
+    wins_mars: int = 0
+    wins_koks: int = 0
+    wins_drop: int = 0
+    losses_oin: int = 0
+    losses_mars: int = 0
+    losses_koks: int = 0
+    losses_drop: int = 0
+    points_won: int = 0
+    points_lost: int = 0
+
+    def wins_by(self, kind: ResultKind | str) -> int:
+        return int(getattr(self, f"wins_{ResultKind(kind).value}"))
+
+    def losses_by(self, kind: ResultKind | str) -> int:
+        return int(getattr(self, f"losses_{ResultKind(kind).value}"))
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A user's Elo rating in one variant (games between people only)."""
+
+    user_id: int
+    variant: Variant
+    rating: float
+    games: int
+    peak: float
+    updated_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    user_id: int
+    colour: Colour
+    before: float
+    after: float
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """The finished game and the rating changes it caused (empty against the computer)."""
+
+    game: Game
+    rating_changes: tuple[RatingChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    """One line of a leaderboard.
+
+    In the global board ``games``/``wins`` are the user's rated games in the variant; in a
+    chat's board they count the games finished in that chat.
+    """
+
+    rank: int
+    user_id: int
+    display_name: str
+    rating: float
+    games: int
+    wins: int

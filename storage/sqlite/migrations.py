@@ -1,0 +1,346 @@
+"""Numbered schema migrations for the SQLite backend.
+
+Rules for whoever adds one:
+
+* append a :class:`Migration` with the next number; never edit or renumber a released one;
+* a migration is a tuple of single SQL statements, run in **one transaction together with the
+  insert of its version row**, so a crash leaves the database at the previous version or at
+  this one, never in between (SQLite's DDL is transactional);
+* no ``executescript`` (Python's sqlite3 commits before running a script) and no statements
+  that cannot run inside a transaction (``VACUUM``, ``PRAGMA foreign_keys``); a table rebuild
+  needs its own helper that turns foreign keys off around the transaction;
+* explicit column lists everywhere, so adding a column never changes what old code reads.
+
+The schema starts as four migrations rather than one so that the upgrade path (data written by
+an older version surviving every later step) is exercised by the tests from day one.
+
+Time columns hold Unix time in microseconds (UTC), so times read back exactly.  ``thread_id``
+is 0 for "no forum topic" rather than NULL, because NULLs are all distinct in a UNIQUE index and
+the one-active-game rule must hold for chats without topics too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+from storage.errors import DatabaseTooNewError, ForeignDatabaseError
+
+#: 'NARD' -- marks the file as ours for `file(1)` and for the foreign-database check.
+APPLICATION_ID = 0x4E415244
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "users, chats, games, move log, board messages",
+        (
+            f"PRAGMA application_id = {APPLICATION_ID}",
+            """
+            CREATE TABLE users (
+                user_id      INTEGER PRIMARY KEY,
+                display_name TEXT    NOT NULL,
+                username     TEXT,
+                language     TEXT,
+                created_at   INTEGER NOT NULL,
+                updated_at   INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE chats (
+                chat_id         INTEGER PRIMARY KEY,
+                chat_type       TEXT    NOT NULL
+                    CHECK (chat_type IN ('private', 'group', 'supergroup', 'channel')),
+                title           TEXT,
+                language        TEXT,
+                default_variant TEXT    NOT NULL DEFAULT 'long'
+                    CHECK (default_variant IN ('long', 'short')),
+                match_length    INTEGER NOT NULL DEFAULT 1 CHECK (match_length >= 1),
+                options_json    TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(options_json)),
+                created_at      INTEGER NOT NULL,
+                updated_at      INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE games (
+                game_id       INTEGER PRIMARY KEY,
+                variant       TEXT    NOT NULL CHECK (variant IN ('long', 'short')),
+                status        TEXT    NOT NULL DEFAULT 'active'
+                    CHECK (status IN ('active', 'finished', 'abandoned')),
+                chat_id       INTEGER NOT NULL REFERENCES chats (chat_id),
+                thread_id     INTEGER NOT NULL DEFAULT 0,
+                white_user_id INTEGER REFERENCES users (user_id),
+                black_user_id INTEGER REFERENCES users (user_id),
+                ai_level      TEXT,
+                match_length  INTEGER NOT NULL DEFAULT 1 CHECK (match_length >= 1),
+                options_json  TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(options_json)),
+                score_white   INTEGER NOT NULL DEFAULT 0 CHECK (score_white >= 0),
+                score_black   INTEGER NOT NULL DEFAULT 0 CHECK (score_black >= 0),
+                state         TEXT    NOT NULL,
+                version       INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
+                move_count    INTEGER NOT NULL DEFAULT 0 CHECK (move_count >= 0),
+                winner        TEXT CHECK (winner IN ('white', 'black')),
+                result_kind   TEXT CHECK (result_kind IN ('oin', 'mars', 'koks', 'drop')),
+                points        INTEGER CHECK (points >= 1),
+                created_at    INTEGER NOT NULL,
+                updated_at    INTEGER NOT NULL,
+                finished_at   INTEGER,
+                -- at least one person plays; a computer seat has a NULL user and a level
+                CHECK (white_user_id IS NOT NULL OR black_user_id IS NOT NULL),
+                CHECK ((white_user_id IS NULL OR black_user_id IS NULL) = (ai_level IS NOT NULL)),
+                CHECK (white_user_id IS NOT black_user_id),
+                -- a result exactly when finished
+                CHECK ((status = 'finished') = (winner IS NOT NULL)),
+                CHECK ((winner IS NULL) = (result_kind IS NULL)),
+                CHECK ((winner IS NULL) = (points IS NULL)),
+                CHECK ((status = 'active') = (finished_at IS NULL))
+            )
+            """,
+            # The rule "at most one active game per chat and forum topic", enforced by SQLite
+            # even against a buggy caller or a second process.
+            """
+            CREATE UNIQUE INDEX games_one_active_per_topic
+                ON games (chat_id, thread_id) WHERE status = 'active'
+            """,
+            "CREATE INDEX games_by_white ON games (white_user_id, updated_at)",
+            "CREATE INDEX games_by_black ON games (black_user_id, updated_at)",
+            "CREATE INDEX games_by_chat ON games (chat_id, variant, status)",
+            """
+            CREATE TABLE moves (
+                game_id        INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                seq            INTEGER NOT NULL CHECK (seq >= 1),
+                colour         TEXT    NOT NULL CHECK (colour IN ('white', 'black')),
+                player_user_id INTEGER REFERENCES users (user_id),
+                die1           INTEGER CHECK (die1 BETWEEN 1 AND 6),
+                die2           INTEGER CHECK (die2 BETWEEN 1 AND 6),
+                play           TEXT    NOT NULL,
+                position_id    TEXT    NOT NULL,
+                game_version   INTEGER NOT NULL,
+                created_at     INTEGER NOT NULL,
+                PRIMARY KEY (game_id, seq),
+                CHECK ((die1 IS NULL) = (die2 IS NULL))
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE game_messages (
+                game_id    INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                chat_id    INTEGER NOT NULL,
+                thread_id  INTEGER NOT NULL DEFAULT 0,
+                kind       TEXT    NOT NULL DEFAULT 'board',
+                message_id INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (game_id, chat_id, thread_id, kind)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX game_messages_by_message ON game_messages (chat_id, message_id)",
+        ),
+    ),
+    Migration(
+        2,
+        "invitations",
+        (
+            """
+            CREATE TABLE invitations (
+                token        TEXT    PRIMARY KEY,
+                inviter_id   INTEGER NOT NULL REFERENCES users (user_id),
+                invitee_id   INTEGER REFERENCES users (user_id),
+                chat_id      INTEGER REFERENCES chats (chat_id),
+                thread_id    INTEGER NOT NULL DEFAULT 0,
+                variant      TEXT    NOT NULL CHECK (variant IN ('long', 'short')),
+                match_length INTEGER NOT NULL DEFAULT 1 CHECK (match_length >= 1),
+                options_json TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(options_json)),
+                state        TEXT    NOT NULL DEFAULT 'pending'
+                    CHECK (state IN ('pending', 'accepted', 'declined', 'cancelled', 'expired')),
+                created_at   INTEGER NOT NULL,
+                expires_at   INTEGER NOT NULL,
+                resolved_at  INTEGER,
+                accepted_by  INTEGER REFERENCES users (user_id),
+                game_id      INTEGER REFERENCES games (game_id),
+                CHECK (invitee_id IS NOT inviter_id),
+                CHECK ((state = 'pending') = (resolved_at IS NULL)),
+                CHECK ((state = 'accepted') = (accepted_by IS NOT NULL))
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX invitations_pending ON invitations (expires_at) WHERE state = 'pending'",
+            "CREATE INDEX invitations_by_chat ON invitations (chat_id, state)",
+        ),
+    ),
+    Migration(
+        3,
+        "per-user statistics and Elo ratings",
+        (
+            """
+            CREATE TABLE user_stats (
+                user_id      INTEGER NOT NULL REFERENCES users (user_id),
+                variant      TEXT    NOT NULL CHECK (variant IN ('long', 'short')),
+                vs_ai        INTEGER NOT NULL CHECK (vs_ai IN (0, 1)),
+                games        INTEGER NOT NULL DEFAULT 0,
+                wins         INTEGER NOT NULL DEFAULT 0,
+                losses       INTEGER NOT NULL DEFAULT 0,
+                wins_oin     INTEGER NOT NULL DEFAULT 0,
+                wins_mars    INTEGER NOT NULL DEFAULT 0,
+                wins_koks    INTEGER NOT NULL DEFAULT 0,
+                wins_drop    INTEGER NOT NULL DEFAULT 0,
+                losses_oin   INTEGER NOT NULL DEFAULT 0,
+                losses_mars  INTEGER NOT NULL DEFAULT 0,
+                losses_koks  INTEGER NOT NULL DEFAULT 0,
+                losses_drop  INTEGER NOT NULL DEFAULT 0,
+                points_won   INTEGER NOT NULL DEFAULT 0,
+                points_lost  INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (user_id, variant, vs_ai),
+                CHECK (games = wins + losses)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE ratings (
+                user_id    INTEGER NOT NULL REFERENCES users (user_id),
+                variant    TEXT    NOT NULL CHECK (variant IN ('long', 'short')),
+                rating     REAL    NOT NULL,
+                games      INTEGER NOT NULL DEFAULT 0,
+                peak       REAL    NOT NULL,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (user_id, variant)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX ratings_board ON ratings (variant, rating DESC)",
+            "ALTER TABLE games ADD COLUMN white_rating_change REAL",
+            "ALTER TABLE games ADD COLUMN black_rating_change REAL",
+        ),
+    ),
+    Migration(
+        4,
+        "processed Telegram updates (idempotent handling of redelivered updates)",
+        (
+            """
+            CREATE TABLE processed_updates (
+                update_id    INTEGER PRIMARY KEY,
+                processed_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX processed_updates_by_time ON processed_updates (processed_at)",
+        ),
+    ),
+)
+
+LATEST_VERSION = MIGRATIONS[-1].version
+
+_VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version     INTEGER PRIMARY KEY,
+    description TEXT    NOT NULL,
+    applied_at  INTEGER NOT NULL
+)
+"""
+
+
+def _check_numbering(migrations: Sequence[Migration]) -> None:
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise ValueError(
+                f"migration {migration.version} is at position {expected}; numbers must be "
+                f"1, 2, 3 ... without gaps"
+            )
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    """The version recorded in the file, 0 for a database never migrated."""
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        )
+    )
+    if not rows:
+        return 0
+    rows = list(await conn.execute_fetchall("SELECT MAX(version) FROM schema_version"))
+    return int(rows[0][0] or 0)
+
+
+async def check_openable(
+    conn: aiosqlite.Connection,
+    path: Path | str = "",
+    migrations: Sequence[Migration] = MIGRATIONS,
+) -> None:
+    """Refuse a database newer than the code, or a non-empty one that is not ours.
+
+    Both facts are read in one read transaction: another process may be creating the schema
+    at this moment, and reading them apart could see its tables but not yet its version row.
+    """
+    await conn.execute("BEGIN")
+    try:
+        await _check_openable(conn, path, await schema_version(conn), len(migrations))
+    finally:
+        await conn.execute("ROLLBACK")
+
+
+async def _check_openable(
+    conn: aiosqlite.Connection, path: Path | str, version: int, code_version: int
+) -> None:
+    if version > code_version:
+        raise DatabaseTooNewError(path, version, code_version)
+    if version == 0:
+        rows = list(
+            await conn.execute_fetchall(
+                "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            )
+        )
+        if rows[0][0]:
+            raise ForeignDatabaseError(path)
+
+
+async def migrate(
+    conn: aiosqlite.Connection,
+    *,
+    path: Path | str = "",
+    migrations: Sequence[Migration] = MIGRATIONS,
+    target: int | None = None,
+) -> int:
+    """Bring the database to ``target`` (default: the newest version) and return its version.
+
+    Each step re-reads the version inside its own explicit ``BEGIN IMMEDIATE``
+    transaction, so two processes starting at once cannot both apply a
+    migration: the second waits for the first's lock, then sees the new version and skips.
+    A database whose version is above the code's newest is refused before anything is written.
+    """
+    _check_numbering(migrations)
+    code_version = len(migrations)
+    goal = code_version if target is None else target
+    if not 0 <= goal <= code_version:
+        raise ValueError(f"target version {goal} is not between 0 and {code_version}")
+
+    # Refuse early, without taking the write lock or writing anything.
+    await check_openable(conn, path, migrations)
+
+    for migration in migrations[:goal]:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = await schema_version(conn)
+            await _check_openable(conn, path, current, code_version)
+            if current >= migration.version:
+                await conn.execute("ROLLBACK")
+                continue
+            if current != migration.version - 1:  # pragma: no cover - guarded by numbering
+                raise RuntimeError(f"cannot apply migration {migration.version} to {current}")
+            await conn.execute(_VERSION_TABLE)
+            for statement in migration.statements:
+                await conn.execute(statement)
+            await conn.execute(
+                "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.description, time.time_ns() // 1000),
+            )
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+    return await schema_version(conn)
