@@ -1,0 +1,2557 @@
+"""A fake Telegram Bot API server for end-to-end tests of the nardy bot.
+
+Why this exists: the real bot must be exercised exactly as it runs in production -- a real
+aiogram ``Bot`` speaking HTTP and a real ``Dispatcher`` long-polling ``getUpdates`` -- but
+Telegram is not reachable from CI, and mocks at the Python level skip the serialisation,
+validation and error mapping where real bots break.  This module runs a small aiohttp server on
+127.0.0.1 that speaks the Bot API wire format, keeps per-chat message state, is strict where
+Telegram is strict (answering with Telegram's own error wording, so aiogram raises the same
+exception types), and lets a test play the users: type text, tap buttons, and then read back
+what the bot did as a recorded call list or a human-readable transcript.
+
+Typical use (see ``docs/testing.md`` for the whole driving API)::
+
+    async with FakeTelegram() as tg:
+        bot = tg.make_bot()
+        alice = tg.user(1001, "Alice")
+        chat = tg.private_chat(alice)
+        await tg.send_text(chat, alice, "/start")
+        call = await tg.wait_for(lambda c: c.method == "sendMessage")
+        await tg.tap_button(chat, alice, "New game")
+        await tg.wait_idle()
+        print(tg.transcript(chat.id))
+
+The server is single-process and single-event-loop: all state lives on the ``FakeTelegram``
+instance and is only touched from the loop, so no locks are needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import io
+import itertools
+import json
+import mimetypes
+import random
+import re
+import socket
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.types import Message
+from aiohttp import BodyPartReader, web
+from PIL import Image
+
+__all__ = [
+    "Call",
+    "CallbackAnswer",
+    "FakeChat",
+    "FakeTelegram",
+    "FakeUser",
+    "LocalBotSession",
+    "StoredFile",
+    "StoredMessage",
+    "TelegramApiError",
+]
+
+# --------------------------------------------------------------------------------------------
+# Telegram's own error descriptions.  aiogram maps errors by HTTP status, but bots (and our
+# error handler) match on these strings, so they are spelled exactly as Telegram spells them.
+# --------------------------------------------------------------------------------------------
+
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
+EDIT_NOT_FOUND = "Bad Request: message to edit not found"
+DELETE_NOT_FOUND = "Bad Request: message to delete not found"
+QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+BLOCKED = "Forbidden: bot was blocked by the user"
+KICKED_GROUP = "Forbidden: bot was kicked from the group chat"
+KICKED_SUPERGROUP = "Forbidden: bot was kicked from the supergroup chat"
+CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+CHAT_NOT_FOUND = "Bad Request: chat not found"
+TEXT_EMPTY = "Bad Request: message text is empty"
+TEXT_TOO_LONG = "Bad Request: message is too long"
+CAPTION_TOO_LONG = "Bad Request: message caption is too long"
+BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
+BUTTON_URL_INVALID = "Bad Request: BUTTON_URL_INVALID"
+MARKUP_TOO_LONG = "Bad Request: reply markup is too long"
+PHOTO_DIMENSIONS = "Bad Request: PHOTO_INVALID_DIMENSIONS"
+IMAGE_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
+WRONG_FILE_ID = "Bad Request: wrong file identifier/HTTP URL specified"
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
+REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
+CANT_EDIT = "Bad Request: message can't be edited"
+CANT_DELETE = "Bad Request: message can't be deleted"
+NO_TEXT_TO_EDIT = "Bad Request: there is no text in the message to edit"
+NO_CAPTION_TO_EDIT = "Bad Request: there is no caption in the message to edit"
+NO_MEDIA_TO_EDIT = "Bad Request: there is no media in the message to edit"
+PARSE_ENTITIES = "Bad Request: can't parse entities: "
+CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
+    "is running"
+)
+
+TEXT_LIMIT = 4096
+CAPTION_LIMIT = 1024
+CALLBACK_TEXT_LIMIT = 200
+MAX_PHOTO_SIDE = 1280
+MAX_ROW_BUTTONS = 8
+MAX_INLINE_BUTTONS = 100
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+
+_DEFAULT_DESCRIPTIONS = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    409: "Conflict",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+}
+
+_CHAT_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+_DICE_RANGES = {"🎲": 6, "🎯": 6, "🎳": 6, "🏀": 5, "⚽": 5, "🎰": 64}
+_BUTTON_ACTIONS = frozenset(
+    {
+        "callback_data",
+        "url",
+        "web_app",
+        "login_url",
+        "switch_inline_query",
+        "switch_inline_query_current_chat",
+        "switch_inline_query_chosen_chat",
+        "copy_text",
+        "callback_game",
+        "pay",
+    }
+)
+_BUTTON_URL = re.compile(r"(https?|tg)://\S+$")
+_INT_TEXT = re.compile(r"-?\d+")
+
+# Parameters that arrive as strings in form bodies but mean something else.  aiogram sends
+# every non-string scalar JSON-encoded ("123", "true") and every object as a JSON string.
+_INT_PARAMS = frozenset(
+    {
+        "message_id",
+        "message_thread_id",
+        "offset",
+        "limit",
+        "timeout",
+        "user_id",
+        "cache_time",
+        "reply_to_message_id",
+        "duration",
+        "width",
+        "height",
+        "from_chat_id",
+        "until_date",
+    }
+)
+_BOOL_PARAMS = frozenset(
+    {
+        "show_alert",
+        "disable_notification",
+        "protect_content",
+        "allow_sending_without_reply",
+        "has_spoiler",
+        "show_caption_above_media",
+        "disable_web_page_preview",
+        "drop_pending_updates",
+        "only_if_banned",
+        "disable_content_type_detection",
+        "allow_paid_broadcast",
+        "is_big",
+    }
+)
+_JSON_PARAMS = frozenset(
+    {
+        "reply_markup",
+        "entities",
+        "caption_entities",
+        "media",
+        "commands",
+        "scope",
+        "reply_parameters",
+        "link_preview_options",
+        "allowed_updates",
+        "message_ids",
+        "menu_button",
+        "rights",
+    }
+)
+
+
+class TelegramApiError(Exception):
+    """An error the fake answers with, shaped like Telegram's ``{"ok": false, ...}`` body."""
+
+    def __init__(self, error_code: int, description: str, *, retry_after: int | None = None):
+        super().__init__(description)
+        self.error_code = error_code
+        self.description = description
+        self.retry_after = retry_after
+
+    def payload(self) -> dict[str, Any]:
+        """The JSON body Telegram would send for this error."""
+        body: dict[str, Any] = {
+            "ok": False,
+            "error_code": self.error_code,
+            "description": self.description,
+        }
+        if self.retry_after is not None:
+            body["parameters"] = {"retry_after": self.retry_after}
+        return body
+
+
+def _bad(description: str) -> TelegramApiError:
+    return TelegramApiError(400, description)
+
+
+# --------------------------------------------------------------------------------------------
+# Value objects visible to tests
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FakeUser:
+    """A human Telegram user the test plays."""
+
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = "ru"
+
+    @property
+    def label(self) -> str:
+        """Name used in transcripts."""
+        return self.first_name
+
+    def api(self) -> dict[str, Any]:
+        """The Bot API ``User`` object."""
+        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            data["last_name"] = self.last_name
+        if self.username:
+            data["username"] = self.username
+        if self.language_code:
+            data["language_code"] = self.language_code
+        return data
+
+
+@dataclass(eq=False, slots=True)
+class FakeChat:
+    """A chat known to the fake: a private chat with one user, or a (super)group."""
+
+    id: int
+    type: str
+    title: str | None = None
+    user: FakeUser | None = None
+    is_forum: bool = False
+    admins: list[int] = field(default_factory=list)
+    bot_is_admin: bool = False
+    blocked: bool = False
+    members: set[int] = field(default_factory=set)
+
+    @property
+    def label(self) -> str:
+        """Name used as a prefix in the all-chats transcript."""
+        if self.user is not None:
+            return self.user.label
+        return self.title or str(self.id)
+
+    @property
+    def instance(self) -> str:
+        """A stable ``chat_instance`` string for callback queries from this chat."""
+        return str((abs(self.id) * 2654435761) % (1 << 62))
+
+    def api(self) -> dict[str, Any]:
+        """The Bot API ``Chat`` object."""
+        if self.user is not None:
+            data = self.user.api()
+            data.pop("is_bot")
+            data.pop("language_code", None)
+            data["type"] = "private"
+            return data
+        data = {"id": self.id, "type": self.type, "title": self.title}
+        if self.is_forum:
+            data["is_forum"] = True
+        return data
+
+
+@dataclass(eq=False, slots=True)
+class StoredFile:
+    """A file the fake has seen (an upload).  ``data`` is None when bytes are not kept."""
+
+    file_id: str
+    file_unique_id: str
+    kind: str
+    data: bytes | None
+    size: int
+    width: int = 0
+    height: int = 0
+    file_name: str | None = None
+    mime_type: str | None = None
+    file_path: str = ""
+    sizes: list[dict[str, Any]] = field(default_factory=list)
+
+    def api(self) -> dict[str, Any]:
+        """The Bot API object for a non-photo file (Animation / Document)."""
+        data: dict[str, Any] = {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "file_size": self.size,
+        }
+        if self.kind == "animation":
+            data.update(width=self.width, height=self.height, duration=0)
+        if self.file_name:
+            data["file_name"] = self.file_name
+        if self.mime_type:
+            data["mime_type"] = self.mime_type
+        return data
+
+
+@dataclass(eq=False, slots=True)
+class StoredMessage:
+    """The current state of one message in a chat, as the user would see it now."""
+
+    chat_id: int
+    message_id: int
+    date: int
+    from_bot: bool
+    sender_id: int
+    text: str | None = None
+    entities: list[dict[str, Any]] | None = None
+    caption: str | None = None
+    caption_entities: list[dict[str, Any]] | None = None
+    media_kind: str | None = None
+    file: StoredFile | None = None
+    dice: dict[str, Any] | None = None
+    reply_markup: dict[str, Any] | None = None
+    message_thread_id: int | None = None
+    reply_to_message_id: int | None = None
+    edit_date: int | None = None
+    deleted: bool = False
+    pinned: bool = False
+    edits: int = 0
+
+    @property
+    def photo(self) -> bytes | None:
+        """The bytes of the photo currently shown, if the message is a photo."""
+        if self.media_kind == "photo" and self.file is not None:
+            return self.file.data
+        return None
+
+    @property
+    def photo_size(self) -> tuple[int, int] | None:
+        """(width, height) of the photo currently shown."""
+        if self.media_kind == "photo" and self.file is not None:
+            return self.file.width, self.file.height
+        return None
+
+    def buttons(self) -> list[list[dict[str, Any]]]:
+        """Rows of inline buttons (raw dicts) currently under the message."""
+        if not self.reply_markup:
+            return []
+        return self.reply_markup.get("inline_keyboard", [])
+
+    def button_labels(self) -> list[list[str]]:
+        """Rows of button labels, handy for assertions."""
+        return [[button.get("text", "") for button in row] for row in self.buttons()]
+
+    def button_by_label(self, label: str) -> dict[str, Any] | None:
+        """The first inline button with exactly this label."""
+        for row in self.buttons():
+            for button in row:
+                if button.get("text") == label:
+                    return button
+        return None
+
+    def button_by_data(self, data: str) -> dict[str, Any] | None:
+        """The first inline button carrying this callback_data."""
+        for row in self.buttons():
+            for button in row:
+                if button.get("callback_data") == data:
+                    return button
+        return None
+
+
+@dataclass(slots=True)
+class Call:
+    """One HTTP call the bot made, in arrival order.
+
+    ``params`` are normalised (ints are ints, JSON fields are decoded, uploads are replaced by a
+    ``"<upload name, N bytes>"`` placeholder).  ``response`` is the exact JSON body returned.
+    """
+
+    seq: int
+    method: str
+    params: dict[str, Any]
+    time: float
+    chat_id: int | None
+    response: dict[str, Any]
+
+    @property
+    def ok(self) -> bool:
+        """True when Telegram-the-fake answered ``ok: true``."""
+        return bool(self.response.get("ok"))
+
+    @property
+    def result(self) -> Any:
+        """The ``result`` of a successful call (None for errors)."""
+        return self.response.get("result")
+
+    @property
+    def error(self) -> str | None:
+        """The error description, or None when the call succeeded."""
+        return None if self.ok else self.response.get("description")
+
+    @property
+    def error_code(self) -> int | None:
+        """The error code, or None when the call succeeded."""
+        return None if self.ok else self.response.get("error_code")
+
+
+@dataclass(frozen=True, slots=True)
+class CallbackAnswer:
+    """What the bot answered to one callback query."""
+
+    query_id: str
+    text: str | None
+    show_alert: bool
+    url: str | None
+    cache_time: int
+
+
+@dataclass(eq=False, slots=True)
+class _Query:
+    id: str
+    chat_id: int
+    message_id: int
+    user_id: int
+    data: str
+    created: float
+    answered: bool = False
+
+
+@dataclass(eq=False, slots=True)
+class _QueuedUpdate:
+    update_id: int
+    payload: dict[str, Any]
+    redelivered: bool = False
+    delivered: bool = False
+
+
+@dataclass(slots=True)
+class _Failure:
+    error_code: int
+    description: str
+    retry_after: int | None
+
+
+@dataclass(slots=True)
+class _Upload:
+    filename: str
+    data: bytes
+    content_type: str | None
+
+
+@dataclass(eq=False, slots=True)
+class _Waiter:
+    predicate: Callable[[Call], bool]
+    future: asyncio.Future[Call]
+
+
+# --------------------------------------------------------------------------------------------
+# Text formatting: parse_mode HTML / MarkdownV2 / Markdown into (text, entities)
+# --------------------------------------------------------------------------------------------
+
+
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units: the unit Telegram uses for entity offsets."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def _byte_offset(src: str, index: int) -> int:
+    return len(src[:index].encode("utf-8"))
+
+
+def _sorted_entities(entities: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(entities, key=lambda e: (e["offset"], -e["length"]))
+
+
+_HTML_TAGS = {
+    "b": "bold",
+    "strong": "bold",
+    "i": "italic",
+    "em": "italic",
+    "u": "underline",
+    "ins": "underline",
+    "s": "strikethrough",
+    "strike": "strikethrough",
+    "del": "strikethrough",
+    "tg-spoiler": "spoiler",
+    "span": "spoiler",
+    "a": "text_link",
+    "code": "code",
+    "pre": "pre",
+    "blockquote": "blockquote",
+    "tg-emoji": "custom_emoji",
+}
+_HTML_PLAIN = re.compile(r"[^<&]+")
+_HTML_NAME = re.compile(r"[A-Za-z0-9-]*")
+_HTML_ENTITY = re.compile(r"&(#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);")
+_HTML_ATTR = re.compile(r"""\s*([A-Za-z0-9_-]*)\s*(?:=\s*("[^"]*"|'[^']*'|[^\s"']+))?""")
+_NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+
+
+def _decode_html_entity(name: str) -> str | None:
+    if name[0] != "#":
+        return _NAMED_ENTITIES.get(name)
+    try:
+        code = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
+    except ValueError:
+        return None
+    if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+        return chr(code)
+    return None
+
+
+def _html_attributes(src: str, tag: str, at: int) -> dict[str, str]:
+    attrs: dict[str, str] = {}
+    pos = 0
+    while pos < len(src):
+        match = _HTML_ATTR.match(src, pos)
+        if match is None or match.end() == pos:
+            break
+        name, value = match.group(1), match.group(2)
+        if not name:
+            if src[pos:].strip():
+                raise _bad(
+                    f'{PARSE_ENTITIES}Empty attribute name in the tag "{tag}" at byte offset {at}'
+                )
+            break
+        if value and value[0] in "\"'":
+            value = value[1:-1]
+        attrs[name.lower()] = "" if value is None else value
+        pos = match.end()
+    return attrs
+
+
+def parse_html(src: str) -> tuple[str, list[dict[str, Any]]]:
+    """Telegram's HTML parse mode: returns plain text and entities, or raises a 400.
+
+    The error messages follow Telegram (tdlib) wording so that a bot's log looks the same as
+    in production; byte offsets are UTF-8 offsets into the source like Telegram reports.
+    """
+    out: list[str] = []
+    pos16 = 0
+    stack: list[tuple[str, int, dict[str, Any] | None]] = []
+    entities: list[dict[str, Any]] = []
+    i, n = 0, len(src)
+    while i < n:
+        plain = _HTML_PLAIN.match(src, i)
+        if plain is not None:
+            chunk = plain.group()
+            out.append(chunk)
+            pos16 += utf16_len(chunk)
+            i = plain.end()
+            continue
+        if src[i] == "&":
+            match = _HTML_ENTITY.match(src, i)
+            decoded = _decode_html_entity(match.group(1)) if match else None
+            if match is not None and decoded is not None:
+                out.append(decoded)
+                pos16 += utf16_len(decoded)
+                i = match.end()
+            else:
+                out.append("&")
+                pos16 += 1
+                i += 1
+            continue
+        at = _byte_offset(src, i)
+        if src.startswith("</", i):
+            end = src.find(">", i)
+            if not stack:
+                raise _bad(f"{PARSE_ENTITIES}Unexpected end tag at byte offset {at}")
+            if end < 0:
+                raise _bad(f"{PARSE_ENTITIES}Unclosed end tag at byte offset {at}")
+            name = src[i + 2 : end].strip().lower()
+            tag, start, entity = stack.pop()
+            if name and name != tag:
+                raise _bad(
+                    f"{PARSE_ENTITIES}Unmatched end tag at byte offset {at}, "
+                    f'expected "</{tag}>", found "</{name}>"'
+                )
+            if entity is not None and pos16 > start:
+                entities.append({**entity, "offset": start, "length": pos16 - start})
+            i = end + 1
+            continue
+        name_match = _HTML_NAME.match(src, i + 1)
+        assert name_match is not None  # the pattern matches the empty string
+        tag = name_match.group().lower()
+        if tag not in _HTML_TAGS:
+            raise _bad(f'{PARSE_ENTITIES}Unsupported start tag "{tag}" at byte offset {at}')
+        end = src.find(">", name_match.end())
+        if end < 0:
+            raise _bad(f"{PARSE_ENTITIES}Unclosed start tag at byte offset {at}")
+        attrs = _html_attributes(src[name_match.end() : end], tag, at)
+        entity: dict[str, Any] | None = {"type": _HTML_TAGS[tag]}
+        if tag == "span" and attrs.get("class") != "tg-spoiler":
+            raise _bad(
+                f'{PARSE_ENTITIES}Tag "span" must have class "tg-spoiler" at byte offset {at}'
+            )
+        if tag == "a":
+            entity = {"type": "text_link", "url": attrs["href"]} if attrs.get("href") else None
+        elif tag == "blockquote" and "expandable" in attrs:
+            entity = {"type": "expandable_blockquote"}
+        elif tag == "tg-emoji":
+            entity = {"type": "custom_emoji", "custom_emoji_id": attrs.get("emoji-id", "")}
+        elif tag == "code" and stack and stack[-1][0] == "pre":
+            # <pre><code class="language-x"> is one pre entity with a language.
+            language = attrs.get("class", "")
+            pre_tag, pre_start, pre_entity = stack[-1]
+            if language.startswith("language-") and pre_entity is not None:
+                stack[-1] = (pre_tag, pre_start, {**pre_entity, "language": language[9:]})
+            entity = None
+        stack.append((tag, pos16, entity))
+        i = end + 1
+    if stack:
+        raise _bad(
+            f'{PARSE_ENTITIES}Can\'t find end tag corresponding to start tag "{stack[-1][0]}"'
+        )
+    return "".join(out), _sorted_entities(entities)
+
+
+_MDV2_RESERVED = frozenset("_*[]()~`>#+-=|{}.!")
+_MDV2_NAMES = {
+    "bold": "Bold",
+    "italic": "Italic",
+    "underline": "Underline",
+    "strikethrough": "Strikethrough",
+    "spoiler": "Spoiler",
+    "link": "TextUrl",
+}
+
+
+def _mdv2_reserved(char: str) -> TelegramApiError:
+    return _bad(
+        f"{PARSE_ENTITIES}Character '{char}' is reserved and must be escaped with the "
+        "preceding '\\'"
+    )
+
+
+def _mdv2_literal(src: str, start: int, stop_token: str, name: str) -> tuple[str, int]:
+    """Read code/pre content up to ``stop_token``; only ` and \\ may be escaped inside."""
+    out: list[str] = []
+    i = start
+    while i < len(src):
+        if src[i] == "\\" and i + 1 < len(src):
+            out.append(src[i + 1])
+            i += 2
+            continue
+        if src.startswith(stop_token, i):
+            return "".join(out), i + len(stop_token)
+        out.append(src[i])
+        i += 1
+    at = _byte_offset(src, start - len(stop_token))
+    raise _bad(f"{PARSE_ENTITIES}Can't find end of {name} entity at byte offset {at}")
+
+
+def parse_markdown_v2(src: str) -> tuple[str, list[dict[str, Any]]]:
+    """An approximation of Telegram's MarkdownV2: the common constructs plus the strictness
+    that bites real bots (unescaped reserved characters, unclosed entities)."""
+    out: list[str] = []
+    pos16 = 0
+    stack: list[tuple[str, int, int]] = []
+    entities: list[dict[str, Any]] = []
+    i, n = 0, len(src)
+
+    def emit(chunk: str) -> None:
+        nonlocal pos16
+        out.append(chunk)
+        pos16 += utf16_len(chunk)
+
+    while i < n:
+        ch = src[i]
+        if ch == "\\":
+            if i + 1 < n and 0 < ord(src[i + 1]) < 127:
+                emit(src[i + 1])
+                i += 2
+                continue
+            raise _mdv2_reserved("\\")
+        if ch == "`":
+            if src.startswith("```", i):
+                body, i = _mdv2_literal(src, i + 3, "```", "Pre")
+                language, newline, rest = body.partition("\n")
+                entity: dict[str, Any] = {"type": "pre"}
+                if newline and language and " " not in language:
+                    entity["language"] = language
+                    body = rest
+                start = pos16
+                emit(body)
+            else:
+                body, i = _mdv2_literal(src, i + 1, "`", "Code")
+                entity = {"type": "code"}
+                start = pos16
+                emit(body)
+            if pos16 > start:
+                entities.append({**entity, "offset": start, "length": pos16 - start})
+            continue
+        kind, width = None, 1
+        if ch == "*":
+            kind = "bold"
+        elif ch == "_":
+            kind, width = ("underline", 2) if src.startswith("__", i) else ("italic", 1)
+        elif ch == "~":
+            kind = "strikethrough"
+        elif ch == "|":
+            if not src.startswith("||", i):
+                raise _mdv2_reserved("|")
+            kind, width = "spoiler", 2
+        if kind is not None:
+            open_kinds = [entry[0] for entry in stack]
+            if kind in open_kinds:
+                while stack:
+                    open_kind, start, _ = stack.pop()
+                    if open_kind == kind:
+                        break
+                if pos16 > start:
+                    entities.append({"type": kind, "offset": start, "length": pos16 - start})
+            else:
+                stack.append((kind, pos16, _byte_offset(src, i)))
+            i += width
+            continue
+        if ch == "[" or (ch == "!" and src.startswith("![", i)):
+            stack.append(("link", pos16, _byte_offset(src, i)))
+            i += 1 if ch == "[" else 2
+            continue
+        if ch == "]" and stack and stack[-1][0] == "link":
+            _, start, _ = stack.pop()
+            i += 1
+            if i < n and src[i] == "(":
+                url, i = _mdv2_literal(src, i + 1, ")", "TextUrl")
+                if pos16 > start and url:
+                    entities.append(
+                        {"type": "text_link", "url": url, "offset": start, "length": pos16 - start}
+                    )
+            continue
+        if ch == ">" and (i == 0 or src[i - 1] == "\n"):
+            i += 1  # block quote marker; the quote entity itself is not modelled
+            continue
+        if ch in _MDV2_RESERVED:
+            raise _mdv2_reserved(ch)
+        emit(ch)
+        i += 1
+    if stack:
+        kind, _, at = stack[-1]
+        name = _MDV2_NAMES[kind]
+        raise _bad(f"{PARSE_ENTITIES}Can't find end of {name} entity at byte offset {at}")
+    return "".join(out), _sorted_entities(entities)
+
+
+def parse_markdown_legacy(src: str) -> tuple[str, list[dict[str, Any]]]:
+    """Telegram's legacy ``Markdown`` mode: *bold*, _italic_, `code`, ```pre```, [t](url)."""
+    out: list[str] = []
+    pos16 = 0
+    entities: list[dict[str, Any]] = []
+    i, n = 0, len(src)
+    markers = {"*": "bold", "_": "italic", "`": "code"}
+    while i < n:
+        ch = src[i]
+        if ch == "\\" and i + 1 < n and src[i + 1] in "*_`[":
+            out.append(src[i + 1])
+            pos16 += 1
+            i += 2
+            continue
+        token = "```" if src.startswith("```", i) else ch
+        if token in markers or token == "```" or ch == "[":
+            close = "]" if ch == "[" else token
+            end = src.find(close, i + len(token))
+            if end < 0:
+                at = _byte_offset(src, i)
+                raise _bad(
+                    f"{PARSE_ENTITIES}Can't find end of the entity starting at byte offset {at}"
+                )
+            body = src[i + len(token) : end]
+            entity: dict[str, Any] | None = {"type": "pre" if token == "```" else markers.get(ch)}
+            i = end + len(close)
+            if ch == "[":
+                entity = None
+                if i < n and src[i] == "(":
+                    url_end = src.find(")", i)
+                    if url_end > 0:
+                        entity = {"type": "text_link", "url": src[i + 1 : url_end]}
+                        i = url_end + 1
+            if body:
+                if entity is not None:
+                    entities.append({**entity, "offset": pos16, "length": utf16_len(body)})
+                out.append(body)
+                pos16 += utf16_len(body)
+            continue
+        out.append(ch)
+        pos16 += utf16_len(ch)
+        i += 1
+    return "".join(out), _sorted_entities(entities)
+
+
+def parse_formatted(text: str, parse_mode: str) -> tuple[str, list[dict[str, Any]]]:
+    """Dispatch on ``parse_mode`` (case-insensitive like Telegram)."""
+    mode = parse_mode.lower()
+    if mode == "html":
+        return parse_html(text)
+    if mode == "markdownv2":
+        return parse_markdown_v2(text)
+    if mode == "markdown":
+        return parse_markdown_legacy(text)
+    raise _bad(f'Bad Request: unsupported parse_mode "{parse_mode}"')
+
+
+_COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?(?![A-Za-z0-9_@])")
+
+
+def command_entities(text: str) -> list[dict[str, Any]]:
+    """``bot_command`` entities as Telegram attaches them to user text ("/cmd", "/cmd@bot")."""
+    return [
+        {
+            "type": "bot_command",
+            "offset": utf16_len(text[: match.start()]),
+            "length": utf16_len(match.group()),
+        }
+        for match in _COMMAND.finditer(text)
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Reply markup validation
+# --------------------------------------------------------------------------------------------
+
+
+def _validate_inline_keyboard(markup: dict[str, Any]) -> dict[str, Any]:
+    rows = markup.get("inline_keyboard")
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise _bad(
+            'Bad Request: field "inline_keyboard" of the InlineKeyboardMarkup must be an Array'
+        )
+    total = 0
+    for row in rows:
+        if len(row) > MAX_ROW_BUTTONS:
+            raise _bad(MARKUP_TOO_LONG)
+        total += len(row)
+        for button in row:
+            if not isinstance(button, dict):
+                raise _bad(
+                    "Bad Request: can't parse inline keyboard button: "
+                    "InlineKeyboardButton must be an Object"
+                )
+            label = button.get("text")
+            if not isinstance(label, str):
+                raise _bad(
+                    "Bad Request: can't parse inline keyboard button: "
+                    'Field "text" must be of type String'
+                )
+            if _BUTTON_ACTIONS.isdisjoint(button):
+                raise _bad(
+                    "Bad Request: can't parse inline keyboard button: "
+                    "Text buttons are unallowed in the inline keyboard"
+                )
+            data = button.get("callback_data")
+            if "callback_data" in button and (
+                not isinstance(data, str) or not 1 <= len(data.encode("utf-8")) <= 64
+            ):
+                raise _bad(BUTTON_DATA_INVALID)
+            url = button.get("url")
+            if "url" in button and (not isinstance(url, str) or not _BUTTON_URL.match(url)):
+                raise _bad(BUTTON_URL_INVALID)
+    if total > MAX_INLINE_BUTTONS:
+        raise _bad(MARKUP_TOO_LONG)
+    return {"inline_keyboard": rows}
+
+
+def _validate_markup(value: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """Split reply_markup into (inline keyboard kept on the message, other keyboards)."""
+    if value is None:
+        return None, None
+    if not isinstance(value, dict):
+        raise _bad("Bad Request: can't parse reply keyboard markup JSON object")
+    if "inline_keyboard" in value:
+        return _validate_inline_keyboard(value), None
+    if "keyboard" in value:
+        rows = value["keyboard"]
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            raise _bad('Bad Request: field "keyboard" of the ReplyKeyboardMarkup must be an Array')
+        if sum(len(row) for row in rows) > 300 or any(len(row) > 12 for row in rows):
+            raise _bad(MARKUP_TOO_LONG)
+        return None, value
+    if value.get("remove_keyboard") or value.get("force_reply"):
+        return None, value
+    raise _bad("Bad Request: can't parse reply keyboard markup JSON object")
+
+
+# --------------------------------------------------------------------------------------------
+# aiogram glue
+# --------------------------------------------------------------------------------------------
+
+
+class LocalBotSession(AiohttpSession):
+    """aiogram's real ``AiohttpSession``, minus the 250 ms TLS grace sleep on ``close()``.
+
+    aiogram sleeps after closing so that TLS connections can shut down; the fake speaks plain
+    HTTP over loopback, and the sleep would dominate the run time of short tests.
+    """
+
+    async def close(self) -> None:
+        client = getattr(self, "_session", None)
+        if client is not None and not client.closed:
+            await client.close()
+
+
+def _image_size(data: bytes, *, full_decode: bool) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as image:
+        if full_decode:
+            image.load()
+        return image.width, image.height
+
+
+Handler = Callable[[dict[str, Any], dict[str, _Upload]], Awaitable[Any]]
+
+
+class FakeTelegram:
+    """The fake Bot API server plus the test-side driving API.
+
+    Constructor options:
+      token, bot_id, bot_username, bot_first_name -- who the bot is (``getMe``);
+      callback_deadline -- seconds after a tap after which ``answerCallbackQuery`` fails as
+        "query is too old" (None = never, the default);
+      clock -- monotonic clock used for call times and callback ages (tests may inject one);
+      store_file_bytes -- keep uploaded bytes (needed by ``latest_photo``); a load benchmark
+        can switch it off to keep memory flat;
+      decode_images -- fully decode uploaded photos with Pillow (else only read the header);
+      history_limit -- keep only about this many recent calls / updates (None = all);
+      dice_seed -- seed for ``sendDice`` values not scripted with ``script_dice``.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "123456789:TEST-fake-telegram-token",
+        bot_username: str = "nardy_test_bot",
+        bot_first_name: str = "Nardy",
+        callback_deadline: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        store_file_bytes: bool = True,
+        decode_images: bool = True,
+        history_limit: int | None = None,
+        dice_seed: int = 0,
+    ) -> None:
+        self.token = token
+        self.bot_id = int(token.split(":", 1)[0])
+        self.bot_username = bot_username
+        self.bot_first_name = bot_first_name
+        self.callback_deadline = callback_deadline
+        self.store_file_bytes = store_file_bytes
+        self.decode_images = decode_images
+        self.history_limit = history_limit
+        self._clock = clock
+        self._started_at = clock()
+
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.messages: dict[int, dict[int, StoredMessage]] = {}
+        self.files: dict[str, StoredFile] = {}
+        self.callback_answers: dict[str, CallbackAnswer] = {}
+        self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.bot_texts: dict[tuple[str, str], str] = {}
+
+        self._next_message_id: dict[int, int] = {}
+        self._last_bot_message: dict[int, int] = {}
+        self._latest_photo: dict[int, StoredFile] = {}
+        self._file_seq = itertools.count(1)
+        self._files_by_path: dict[str, StoredFile] = {}
+        self._query_seq = itertools.count(4_000_000_001)
+        self._queries: dict[str, _Query] = {}
+
+        self._update_seq = itertools.count(10_001)
+        self._queue: deque[_QueuedUpdate] = deque()
+        self._update_archive: dict[int, dict[str, Any]] = {}
+        self._poller: asyncio.Future[str] | None = None
+
+        self._calls: list[Call] = []
+        self._calls_base = 0
+        self._calls_by_chat: dict[int, list[Call]] = {}
+        self._call_seq = 0
+        self._action_mark = 0
+        self._waiters: dict[int | None, list[_Waiter]] = {}
+        self._log_entries: list[tuple[int | None, tuple[str, ...]]] = []
+
+        self._failures: dict[str, deque[_Failure]] = {}
+        self._dice_script: deque[int] = deque()
+        self._rng = random.Random(dice_seed)
+
+        self._in_flight = 0
+        self._last_activity = 0.0
+        self._activity = asyncio.Event()
+
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+        self._closing = False
+
+        handlers: dict[str, Handler] = {
+            "getMe": self._m_get_me,
+            "logOut": self._m_true,
+            "close": self._m_true,
+            "getUpdates": self._m_get_updates,
+            "deleteWebhook": self._m_delete_webhook,
+            "getWebhookInfo": self._m_get_webhook_info,
+            "sendMessage": self._m_send_message,
+            "sendPhoto": self._m_send_photo,
+            "sendAnimation": self._m_send_animation,
+            "sendDocument": self._m_send_document,
+            "sendDice": self._m_send_dice,
+            "sendChatAction": self._m_send_chat_action,
+            "editMessageText": self._m_edit_message_text,
+            "editMessageCaption": self._m_edit_message_caption,
+            "editMessageMedia": self._m_edit_message_media,
+            "editMessageReplyMarkup": self._m_edit_message_reply_markup,
+            "deleteMessage": self._m_delete_message,
+            "deleteMessages": self._m_delete_messages,
+            "answerCallbackQuery": self._m_answer_callback_query,
+            "setMyCommands": self._m_set_my_commands,
+            "getMyCommands": self._m_get_my_commands,
+            "deleteMyCommands": self._m_delete_my_commands,
+            "setMyDescription": self._m_set_bot_text("description"),
+            "getMyDescription": self._m_get_bot_text("description"),
+            "setMyShortDescription": self._m_set_bot_text("short_description"),
+            "getMyShortDescription": self._m_get_bot_text("short_description"),
+            "setMyName": self._m_set_bot_text("name"),
+            "getMyName": self._m_get_bot_text("name"),
+            "setChatMenuButton": self._m_true,
+            "getChatMenuButton": self._m_get_chat_menu_button,
+            "getChat": self._m_get_chat,
+            "getChatMember": self._m_get_chat_member,
+            "getChatAdministrators": self._m_get_chat_administrators,
+            "getChatMemberCount": self._m_get_chat_member_count,
+            "pinChatMessage": self._m_pin_chat_message,
+            "unpinChatMessage": self._m_unpin_chat_message,
+            "unpinAllChatMessages": self._m_unpin_all_chat_messages,
+            "getFile": self._m_get_file,
+        }
+        self._methods: dict[str, tuple[str, Handler]] = {
+            name.lower(): (name, handler) for name, handler in handlers.items()
+        }
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        """Bind 127.0.0.1 on an ephemeral port and start serving."""
+        if self._runner is not None:
+            raise RuntimeError("FakeTelegram is already running")
+        app = web.Application(client_max_size=MAX_UPLOAD_BYTES + 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle_api)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._handle_file)
+        runner = web.AppRunner(
+            app,
+            handle_signals=False,
+            access_log=None,
+            handler_cancellation=True,
+            shutdown_timeout=1.0,
+        )
+        await runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self._port = sock.getsockname()[1]
+        await web.SockSite(runner, sock).start()
+        self._runner = runner
+        self._closing = False
+
+    async def stop(self) -> None:
+        """Wake any long poll, then close the server and its connections."""
+        if self._runner is None:
+            return
+        self._closing = True
+        self._wake_poller("closing")
+        runner, self._runner = self._runner, None
+        await runner.cleanup()
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        """Base URL for ``TelegramAPIServer.from_base(base_url)``."""
+        if self._port is None:
+            raise RuntimeError("FakeTelegram is not started")
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def api_server(self) -> TelegramAPIServer:
+        """aiogram's server description pointing at this fake."""
+        return TelegramAPIServer.from_base(self.base_url)
+
+    def make_session(self) -> LocalBotSession:
+        """A real aiogram HTTP session aimed at the fake."""
+        return LocalBotSession(api=self.api_server)
+
+    def make_bot(self, **kwargs: Any) -> Bot:
+        """A real aiogram ``Bot`` talking to the fake over HTTP (close its session after)."""
+        return Bot(token=self.token, session=self.make_session(), **kwargs)
+
+    @property
+    def bot_user(self) -> dict[str, Any]:
+        """The bot as a Bot API ``User`` (as it appears in ``from`` of its messages)."""
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.bot_first_name,
+            "username": self.bot_username,
+        }
+
+    # ---------------------------------------------------------------- world building
+
+    def user(
+        self,
+        id: int,
+        first_name: str,
+        *,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = "ru",
+    ) -> FakeUser:
+        """Register (or replace) a human user."""
+        person = FakeUser(id, first_name, last_name, username, language_code)
+        self.users[id] = person
+        return person
+
+    def private_chat(self, user: FakeUser | int) -> FakeChat:
+        """The user's private chat with the bot (as if they had pressed Start)."""
+        person = self._user(user)
+        chat = self.chats.get(person.id)
+        if chat is None:
+            chat = FakeChat(id=person.id, type="private", user=person, members={person.id})
+            self.chats[person.id] = chat
+            self.messages[person.id] = {}
+        return chat
+
+    def group(
+        self,
+        chat_id: int,
+        title: str,
+        *,
+        forum: bool = False,
+        admins: Iterable[FakeUser | int] = (),
+        supergroup: bool | None = None,
+        bot_is_admin: bool = False,
+    ) -> FakeChat:
+        """Register a group the bot is in.  The first admin is reported as the creator.
+
+        ``supergroup`` defaults to True for forums and for ids starting with -100 (like real
+        supergroup ids); it only changes the chat type and the "kicked" wording.
+        """
+        if chat_id >= 0:
+            raise ValueError("group chat ids are negative")
+        if supergroup is None:
+            supergroup = forum or str(chat_id).startswith("-100")
+        if forum and not supergroup:
+            raise ValueError("only supergroups can be forums")
+        admin_ids = [self._user(admin).id for admin in admins]
+        chat = FakeChat(
+            id=chat_id,
+            type="supergroup" if supergroup else "group",
+            title=title,
+            is_forum=forum,
+            admins=admin_ids,
+            bot_is_admin=bot_is_admin,
+            members=set(admin_ids),
+        )
+        self.chats[chat_id] = chat
+        self.messages.setdefault(chat_id, {})
+        return chat
+
+    def set_admins(
+        self, chat: FakeChat | int, admins: Iterable[FakeUser | int], *, bot_is_admin: bool = False
+    ) -> None:
+        """Replace a group's administrators (first one is the creator)."""
+        target = self._chat(chat)
+        target.admins = [self._user(admin).id for admin in admins]
+        target.bot_is_admin = bot_is_admin
+        target.members.update(target.admins)
+
+    def block_bot(self, chat: FakeChat | int) -> None:
+        """The user blocks the bot (private) or the bot is kicked (group): sends get 403."""
+        target = self._chat(chat)
+        target.blocked = True
+        what = "blocked the bot" if target.user else "kicked the bot"
+        self._log(target.id, f"{target.label} {what}")
+
+    def unblock_bot(self, chat: FakeChat | int) -> None:
+        """Undo ``block_bot``."""
+        target = self._chat(chat)
+        target.blocked = False
+        self._log(target.id, f"{target.label} unblocked the bot")
+
+    def fail_next(
+        self,
+        method: str,
+        *,
+        error_code: int = 429,
+        retry_after: int = 1,
+        description: str | None = None,
+        times: int = 1,
+    ) -> None:
+        """Make the next ``times`` calls of ``method`` fail before any validation.
+
+        429 errors carry ``parameters.retry_after`` so aiogram raises ``TelegramRetryAfter``.
+        """
+        if description is None:
+            if error_code == 429:
+                description = f"Too Many Requests: retry after {retry_after}"
+            else:
+                description = _DEFAULT_DESCRIPTIONS.get(error_code, "Error")
+        failure = _Failure(error_code, description, retry_after if error_code == 429 else None)
+        self._failures.setdefault(method.lower(), deque()).extend([failure] * times)
+
+    def script_dice(self, *values: int) -> None:
+        """Queue exact values for the next ``sendDice`` calls."""
+        self._dice_script.extend(values)
+
+    def delete_message_as_user(self, chat_id: FakeChat | int, message_id: int) -> None:
+        """The user deletes a message (e.g. the board) from their side; later edits fail."""
+        chat = self._chat(chat_id)
+        message = self.messages.get(chat.id, {}).get(message_id)
+        if message is None or message.deleted:
+            raise LookupError(f"no message #{message_id} in chat {chat.id}")
+        message.deleted = True
+        who = chat.user.label if chat.user else "a user"
+        self._log(chat.id, f"{who} deleted #{message_id}")
+
+    # ---------------------------------------------------------------- injecting updates
+
+    async def send_text(
+        self,
+        chat: FakeChat | int,
+        user: FakeUser | int,
+        text: str,
+        *,
+        reply_to_message_id: int | None = None,
+        message_thread_id: int | None = None,
+    ) -> Message:
+        """The user types ``text`` into ``chat``; returns the message as the bot receives it."""
+        target = self._chat(chat)
+        person = self._user(user)
+        self._check_user_can_act(target, person)
+        if not text or len(text) > TEXT_LIMIT:
+            raise ValueError("Telegram users can only send 1..4096 characters")
+        if message_thread_id is not None and not target.is_forum:
+            raise ValueError(f"chat {target.id} is not a forum; it has no topics")
+        if reply_to_message_id is not None:
+            replied = self.messages[target.id].get(reply_to_message_id)
+            if replied is None or replied.deleted:
+                raise LookupError(f"no message #{reply_to_message_id} to reply to")
+        target.members.add(person.id)
+        message = self._new_message(
+            target,
+            from_bot=False,
+            sender_id=person.id,
+            text=text,
+            entities=command_entities(text) or None,
+            message_thread_id=message_thread_id,
+            reply_to_message_id=reply_to_message_id,
+        )
+        payload = self._message_payload(message)
+        where = f" [topic {message_thread_id}]" if message_thread_id is not None else ""
+        reply = f" (reply to #{reply_to_message_id})" if reply_to_message_id is not None else ""
+        self._log(target.id, _indent_lines(f"{person.label}{where}{reply}: ", text.split("\n")))
+        self._enqueue({"message": payload})
+        return Message.model_validate(payload)
+
+    async def tap(
+        self,
+        chat: FakeChat | int,
+        message_id: int,
+        user: FakeUser | int,
+        data: str,
+        *,
+        check_button: bool = True,
+    ) -> str:
+        """The user taps the inline button carrying ``data`` under ``message_id``.
+
+        The callback query carries the message as the bot last left it.  With
+        ``check_button=False`` a tap on a button that is no longer there can be simulated (a
+        user with a stale client).  Returns the callback query id.
+        """
+        target = self._chat(chat)
+        person = self._user(user)
+        self._check_user_can_act(target, person)
+        message = self.messages[target.id].get(message_id)
+        if message is None or message.deleted:
+            raise LookupError(f"no message #{message_id} in chat {target.id}")
+        if not message.from_bot:
+            raise ValueError(f"message #{message_id} was not sent by the bot")
+        button = message.button_by_data(data)
+        if button is None and check_button:
+            raise ValueError(
+                f"message #{message_id} has no button with callback_data {data!r}; "
+                f"its buttons are {message.button_labels()}"
+            )
+        target.members.add(person.id)
+        query_id = str(next(self._query_seq))
+        self._queries[query_id] = _Query(
+            query_id, target.id, message_id, person.id, data, self._clock()
+        )
+        label = f"[{button['text']}]" if button is not None else f"(stale data {data!r})"
+        self._log(target.id, f"{person.label} taps {label} on #{message_id}")
+        self._enqueue(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": person.api(),
+                    "message": self._message_payload(message),
+                    "chat_instance": target.instance,
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    async def tap_button(
+        self,
+        chat: FakeChat | int,
+        user: FakeUser | int,
+        label: str,
+        *,
+        message_id: int | None = None,
+    ) -> str:
+        """Tap the button labelled ``label`` on ``message_id`` or on the newest bot message
+        that has such a button.  Returns the callback query id."""
+        target = self._chat(chat)
+        candidates: Iterable[StoredMessage]
+        if message_id is not None:
+            candidates = [self.messages[target.id][message_id]]
+        else:
+            candidates = reversed(list(self.messages[target.id].values()))
+        for message in candidates:
+            if message.deleted or not message.from_bot:
+                continue
+            button = message.button_by_label(label)
+            if button is not None and "callback_data" in button:
+                return await self.tap(target, message.message_id, user, button["callback_data"])
+        raise LookupError(f"no callback button labelled {label!r} in chat {target.id}")
+
+    async def redeliver(self, update_id: int) -> None:
+        """Queue an already delivered update again, with the same update_id (Telegram does
+        this when a bot crashes before confirming); a correct bot must stay idempotent."""
+        payload = self._update_archive.get(update_id)
+        if payload is None:
+            raise LookupError(f"update {update_id} is unknown (or older than history_limit)")
+        self._queue.append(_QueuedUpdate(update_id, payload, redelivered=True))
+        self._log(None, f"(update {update_id} redelivered)")
+        self._action_mark = self._call_seq
+        self._wake_poller("update")
+        self._touch()
+
+    async def inject_update(self, update: dict[str, Any]) -> int:
+        """Queue a raw update body (without ``update_id``) for anything the helpers lack."""
+        return self._enqueue(update)
+
+    # ---------------------------------------------------------------- inspecting
+
+    def calls(self, method: str | None = None, chat_id: FakeChat | int | None = None) -> list[Call]:
+        """Recorded calls in order, optionally filtered by method name and chat id."""
+        if isinstance(chat_id, FakeChat):
+            chat_id = chat_id.id
+        source = self._calls if chat_id is None else self._calls_by_chat.get(chat_id, [])
+        if method is None:
+            return list(source)
+        wanted = self._canonical(method)
+        return [call for call in source if call.method == wanted]
+
+    def mark(self) -> int:
+        """A position in the call log, for ``wait_for(..., since=mark)``."""
+        return self._call_seq
+
+    async def wait_for(
+        self,
+        predicate: Callable[[Call], bool] | str,
+        *,
+        chat_id: FakeChat | int | None = None,
+        timeout: float = 5.0,
+        since: int | None = None,
+    ) -> Call:
+        """Wait for the first recorded call matching ``predicate`` (a callable or a method
+        name) and, optionally, ``chat_id``.
+
+        A callable predicate never sees ``getUpdates`` polls (name "getUpdates" to wait for
+        one) but does see failed calls, whose ``result`` is None -- check ``call.ok`` first.
+        By default only calls made after the most recently injected update are considered, so
+        "act, then wait" never matches an older reply; pass ``since=0`` to search everything or
+        ``since=tg.mark()`` for an explicit point.  Raises ``TimeoutError`` with the recent
+        transcript.
+        """
+        if isinstance(chat_id, FakeChat):
+            chat_id = chat_id.id
+        if isinstance(predicate, str):
+            wanted = self._canonical(predicate)
+
+            def match(call: Call) -> bool:
+                return call.method == wanted and (chat_id is None or call.chat_id == chat_id)
+        else:
+            user_predicate = predicate
+
+            def match(call: Call) -> bool:
+                return (
+                    call.method != "getUpdates"
+                    and (chat_id is None or call.chat_id == chat_id)
+                    and user_predicate(call)
+                )
+
+        start = self._action_mark if since is None else since
+        source = self._calls if chat_id is None else self._calls_by_chat.get(chat_id, [])
+        for call in _calls_since(source, start):
+            if match(call):
+                return call
+        future: asyncio.Future[Call] = asyncio.get_running_loop().create_future()
+        waiter = _Waiter(match, future)
+        self._waiters.setdefault(chat_id, []).append(waiter)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            tail = "\n".join(self.transcript(chat_id).splitlines()[-15:])
+            raise TimeoutError(
+                f"no matching bot call within {timeout}s; transcript tail:\n{tail}"
+            ) from None
+        finally:
+            self._waiters[chat_id].remove(waiter)
+
+    async def wait_idle(self, quiet: float = 0.2, timeout: float = 10.0) -> None:
+        """Wait until every update is confirmed, no request is in flight and the bot made no
+        call for ``quiet`` seconds -- i.e. the bot has finished reacting."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            now = loop.time()
+            busy = self._in_flight > 0 or bool(self._queue)
+            quiet_left = quiet - (now - self._last_activity)
+            if not busy and quiet_left <= 0:
+                return
+            if now >= deadline:
+                raise TimeoutError(
+                    f"bot not idle after {timeout}s: {len(self._queue)} unconfirmed updates, "
+                    f"{self._in_flight} requests in flight"
+                )
+            wait = deadline - now if busy else min(quiet_left, deadline - now)
+            event = self._activity
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), wait)
+
+    def pending_updates(self) -> int:
+        """Updates queued or delivered but not yet confirmed by the poller."""
+        return len(self._queue)
+
+    @property
+    def poller_waiting(self) -> bool:
+        """True while a ``getUpdates`` long poll is parked waiting for updates."""
+        return self._poller is not None and not self._poller.done()
+
+    def latest_photo(self, chat_id: FakeChat | int) -> bytes:
+        """Bytes of the most recent photo the bot sent or edited into the chat."""
+        chat = self._chat(chat_id)
+        stored = self._latest_photo.get(chat.id)
+        if stored is None:
+            raise LookupError(f"the bot has not shown a photo in chat {chat.id}")
+        if stored.data is None:
+            raise RuntimeError("photo bytes were not kept (store_file_bytes=False)")
+        return stored.data
+
+    def last_bot_message(self, chat_id: FakeChat | int) -> StoredMessage:
+        """The newest message the bot sent to the chat (even if since edited or deleted)."""
+        chat = self._chat(chat_id)
+        message_id = self._last_bot_message.get(chat.id)
+        if message_id is None:
+            raise LookupError(f"the bot has sent nothing to chat {chat.id}")
+        return self.messages[chat.id][message_id]
+
+    def transcript(self, chat_id: FakeChat | int | None = None) -> str:
+        """What happened, in order, as a player would read it.
+
+        For one chat, lines are unprefixed; for all chats each line starts with the chat's
+        label in brackets.  Continuation lines (more text, button rows) are indented.
+        """
+        wanted = None if chat_id is None else self._chat(chat_id).id
+        lines: list[str] = []
+        for entry_chat, entry in self._log_entries:
+            if wanted is not None and entry_chat != wanted:
+                continue
+            prefix = ""
+            if wanted is None:
+                label = self.chats[entry_chat].label if entry_chat in self.chats else "-"
+                prefix = f"[{label}] "
+            lines.append(prefix + entry[0])
+            lines.extend(f"{prefix}    {line}" for line in entry[1:])
+        return "\n".join(lines) + ("\n" if lines else "")
+
+    def save_transcript(self, path: str | Path, chat_id: FakeChat | int | None = None) -> Path:
+        """Write ``transcript(chat_id)`` to ``path`` (parents created) and return the path."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(self.transcript(chat_id), encoding="utf-8")
+        return target
+
+    # ---------------------------------------------------------------- HTTP plumbing
+
+    async def _handle_api(self, request: web.Request) -> web.Response:
+        raw_method = request.match_info["method"]
+        entry = self._methods.get(raw_method.lower())
+        method = entry[0] if entry is not None else raw_method
+        active = method != "getUpdates"
+        if active:
+            self._in_flight += 1
+            self._touch()
+        params: dict[str, Any] = {}
+        files: dict[str, _Upload] = {}
+        try:
+            try:
+                if request.match_info["token"] != self.token:
+                    raise TelegramApiError(401, "Unauthorized")
+                if entry is None:
+                    raise TelegramApiError(404, "Not Found")
+                params, files = await self._read_params(request)
+                self._raise_scripted_failure(method)
+                result = await entry[1](params, files)
+                body: dict[str, Any] = {"ok": True, "result": result}
+                status = 200
+            except TelegramApiError as error:
+                body, status = error.payload(), error.error_code
+            if files:
+                params = dict(params)
+                for name, upload in files.items():
+                    placeholder = f"<upload {upload.filename}, {len(upload.data)} bytes>"
+                    params.setdefault(name, placeholder)
+            self._record(method, params, body)
+        finally:
+            if active:
+                self._in_flight -= 1
+                self._touch()
+        return web.json_response(body, status=status)
+
+    async def _handle_file(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.json_response(TelegramApiError(401, "Unauthorized").payload(), status=401)
+        stored = self._files_by_path.get(request.match_info["path"])
+        if stored is not None and stored.data is not None:
+            return web.Response(body=stored.data, content_type=stored.mime_type or None)
+        return web.json_response(TelegramApiError(404, "Not Found").payload(), status=404)
+
+    async def _read_params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, _Upload]]:
+        raw: dict[str, Any] = dict(request.query)
+        files: dict[str, _Upload] = {}
+        if request.method == "POST" and request.can_read_body:
+            if request.content_type == "application/json":
+                try:
+                    body = await request.json()
+                except ValueError:
+                    raise _bad("Bad Request: can't parse JSON encoded request") from None
+                if not isinstance(body, dict):
+                    raise _bad("Bad Request: JSON object expected")
+                raw.update(body)
+            elif request.content_type == "multipart/form-data":
+                reader = await request.multipart()
+                async for part in reader:
+                    if not isinstance(part, BodyPartReader) or part.name is None:
+                        continue
+                    if part.filename is not None:
+                        data = await part.read(decode=False)
+                        if len(data) > MAX_UPLOAD_BYTES:
+                            raise TelegramApiError(413, "Request Entity Too Large")
+                        content_type = part.headers.get("Content-Type")
+                        files[part.name] = _Upload(part.filename, bytes(data), content_type)
+                    else:
+                        raw[part.name] = await part.text()
+            else:
+                form = await request.post()
+                raw.update({key: value for key, value in form.items() if isinstance(value, str)})
+        return _normalize(raw), files
+
+    def _raise_scripted_failure(self, method: str) -> None:
+        pending = self._failures.get(method.lower())
+        if pending:
+            failure = pending.popleft()
+            raise TelegramApiError(
+                failure.error_code, failure.description, retry_after=failure.retry_after
+            )
+
+    def _canonical(self, method: str) -> str:
+        entry = self._methods.get(method.lower())
+        return entry[0] if entry is not None else method
+
+    def _record(self, method: str, params: dict[str, Any], body: dict[str, Any]) -> None:
+        chat_id = params.get("chat_id")
+        if method == "answerCallbackQuery":
+            query = self._queries.get(str(params.get("callback_query_id")))
+            chat_id = query.chat_id if query is not None else None
+        if not isinstance(chat_id, int):
+            chat_id = None
+        call = Call(self._call_seq, method, params, self._clock() - self._started_at, chat_id, body)
+        self._call_seq += 1
+        self._calls.append(call)
+        if chat_id is not None:
+            self._calls_by_chat.setdefault(chat_id, []).append(call)
+        if not call.ok and method != "getUpdates":
+            self._log(chat_id, f"bot ✗ {method}: {call.error}")
+        self._trim_history()
+        for key in (chat_id, None) if chat_id is not None else (None,):
+            for waiter in self._waiters.get(key, ()):
+                if waiter.future.done():
+                    continue
+                try:
+                    matched = waiter.predicate(call)
+                except Exception as error:  # a broken predicate must fail the test, loudly
+                    waiter.future.set_exception(error)
+                    continue
+                if matched:
+                    waiter.future.set_result(call)
+
+    def _trim_history(self) -> None:
+        limit = self.history_limit
+        if limit is None or len(self._calls) <= 2 * limit:
+            return
+        drop = len(self._calls) - limit
+        del self._calls[:drop]
+        self._calls_base = self._calls[0].seq
+        for chat_calls in self._calls_by_chat.values():
+            keep = next(
+                (i for i, c in enumerate(chat_calls) if c.seq >= self._calls_base), len(chat_calls)
+            )
+            del chat_calls[:keep]
+        if len(self._update_archive) > 2 * limit:
+            excess = len(self._update_archive) - limit
+            for update_id in list(itertools.islice(self._update_archive, excess)):
+                del self._update_archive[update_id]
+        if len(self._log_entries) > 4 * limit:
+            del self._log_entries[: len(self._log_entries) - 2 * limit]
+
+    def _touch(self) -> None:
+        self._last_activity = asyncio.get_running_loop().time()
+        event, self._activity = self._activity, asyncio.Event()
+        event.set()
+
+    # ---------------------------------------------------------------- update queue
+
+    def _enqueue(self, body: dict[str, Any]) -> int:
+        update_id = next(self._update_seq)
+        payload = {"update_id": update_id, **body}
+        self._update_archive[update_id] = payload
+        self._queue.append(_QueuedUpdate(update_id, payload))
+        self._action_mark = self._call_seq
+        self._wake_poller("update")
+        self._touch()
+        return update_id
+
+    def _wake_poller(self, reason: str) -> None:
+        if self._poller is not None and not self._poller.done():
+            self._poller.set_result(reason)
+
+    def _confirm(self, offset: int) -> None:
+        if offset < 0:
+            keep = -offset
+            while len(self._queue) > keep:
+                self._queue.popleft()
+            return
+        before = len(self._queue)
+        self._queue = deque(
+            entry
+            for entry in self._queue
+            if entry.update_id >= offset or (entry.redelivered and not entry.delivered)
+        )
+        if len(self._queue) != before:
+            self._touch()
+
+    def _take_batch(self, offset: int | None, limit: int) -> list[dict[str, Any]]:
+        batch: list[dict[str, Any]] = []
+        for entry in self._queue:
+            if len(batch) >= limit:
+                break
+            if (
+                offset is None
+                or offset <= 0
+                or entry.update_id >= offset
+                or (entry.redelivered and not entry.delivered)
+            ):
+                entry.delivered = True
+                batch.append(entry.payload)
+        return batch
+
+    # ---------------------------------------------------------------- resolution helpers
+
+    def _user(self, user: FakeUser | int) -> FakeUser:
+        if isinstance(user, FakeUser):
+            return user
+        try:
+            return self.users[user]
+        except KeyError:
+            raise LookupError(f"user {user} is not registered; call tg.user(...)") from None
+
+    def _chat(self, chat: FakeChat | int) -> FakeChat:
+        if isinstance(chat, FakeChat):
+            return chat
+        try:
+            return self.chats[chat]
+        except KeyError:
+            raise LookupError(f"chat {chat} is not registered") from None
+
+    def _check_user_can_act(self, chat: FakeChat, user: FakeUser) -> None:
+        if chat.user is not None and chat.user.id != user.id:
+            raise ValueError(f"{user.label} cannot act in {chat.user.label}'s private chat")
+        if chat.blocked:
+            raise ValueError(f"chat {chat.id} has blocked/kicked the bot; call unblock_bot first")
+
+    def _target_chat(self, params: dict[str, Any]) -> FakeChat:
+        chat_id = params.get("chat_id")
+        if chat_id is None or chat_id == "":
+            raise _bad("Bad Request: chat_id is empty")
+        chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
+        if chat is None:
+            if isinstance(chat_id, int) and chat_id in self.users:
+                raise TelegramApiError(403, CANT_INITIATE)
+            raise _bad(CHAT_NOT_FOUND)
+        if chat.blocked:
+            description = (
+                BLOCKED
+                if chat.user
+                else (KICKED_SUPERGROUP if chat.type == "supergroup" else KICKED_GROUP)
+            )
+            raise TelegramApiError(403, description)
+        return chat
+
+    def _thread(self, chat: FakeChat, params: dict[str, Any]) -> int | None:
+        thread = params.get("message_thread_id")
+        if thread is None:
+            return None
+        if not chat.is_forum:
+            raise _bad(THREAD_NOT_FOUND)
+        return int(thread)
+
+    def _reply_target(self, chat: FakeChat, params: dict[str, Any]) -> int | None:
+        reply = params.get("reply_parameters")
+        message_id = params.get("reply_to_message_id")
+        allow_missing = bool(params.get("allow_sending_without_reply"))
+        if isinstance(reply, dict):
+            message_id = reply.get("message_id")
+            allow_missing = allow_missing or bool(reply.get("allow_sending_without_reply"))
+        if message_id is None:
+            return None
+        target = self.messages[chat.id].get(int(message_id))
+        if target is None or target.deleted:
+            if allow_missing:
+                return None
+            raise _bad(REPLY_NOT_FOUND)
+        return target.message_id
+
+    def _formatted(
+        self,
+        params: dict[str, Any],
+        text_field: str,
+        entities_field: str,
+        *,
+        limit: int,
+        too_long: str,
+        required: bool,
+        parse_mode: str | None = None,
+    ) -> tuple[str | None, list[dict[str, Any]] | None]:
+        raw = params.get(text_field)
+        if raw is None or raw == "":
+            if required:
+                raise _bad(TEXT_EMPTY)
+            return None, None
+        mode = parse_mode if parse_mode is not None else params.get("parse_mode")
+        if mode:
+            text, entities = parse_formatted(str(raw), str(mode))
+        else:
+            text = str(raw)
+            given = params.get(entities_field)
+            if given is not None and not isinstance(given, list):
+                raise _bad("Bad Request: can't parse entities JSON object")
+            entities = list(given) if given else []
+        if not text.strip():
+            if required:
+                raise _bad(TEXT_EMPTY)
+            return None, None
+        if len(text) > limit:
+            raise _bad(too_long)
+        return text, entities or None
+
+    def _caption(
+        self, params: dict[str, Any], parse_mode: str | None = None
+    ) -> tuple[str | None, list[dict[str, Any]] | None]:
+        return self._formatted(
+            params,
+            "caption",
+            "caption_entities",
+            limit=CAPTION_LIMIT,
+            too_long=CAPTION_TOO_LONG,
+            required=False,
+            parse_mode=parse_mode,
+        )
+
+    def _new_message(self, chat: FakeChat, **fields: Any) -> StoredMessage:
+        message_id = self._next_message_id.get(chat.id, 1)
+        self._next_message_id[chat.id] = message_id + 1
+        message = StoredMessage(
+            chat_id=chat.id, message_id=message_id, date=int(time.time()), **fields
+        )
+        self.messages.setdefault(chat.id, {})[message_id] = message
+        if message.from_bot:
+            self._last_bot_message[chat.id] = message_id
+        return message
+
+    def _message_for_edit(self, params: dict[str, Any]) -> StoredMessage:
+        if params.get("inline_message_id"):
+            raise _bad("Bad Request: MESSAGE_ID_INVALID")
+        chat = self._target_chat(params)
+        message_id = params.get("message_id")
+        if message_id is None:
+            raise _bad("Bad Request: message identifier is not specified")
+        message = self.messages[chat.id].get(message_id)
+        if message is None or message.deleted:
+            raise _bad(EDIT_NOT_FOUND)
+        if not message.from_bot:
+            raise _bad(CANT_EDIT)
+        return message
+
+    def _message_payload(self, message: StoredMessage, *, nested: bool = False) -> dict[str, Any]:
+        chat = self.chats[message.chat_id]
+        data: dict[str, Any] = {
+            "message_id": message.message_id,
+            "date": message.date,
+            "chat": chat.api(),
+            "from": self.bot_user if message.from_bot else self.users[message.sender_id].api(),
+        }
+        if message.message_thread_id is not None:
+            data["message_thread_id"] = message.message_thread_id
+            data["is_topic_message"] = True
+        if message.reply_to_message_id is not None and not nested:
+            replied = self.messages[message.chat_id].get(message.reply_to_message_id)
+            if replied is not None and not replied.deleted:
+                data["reply_to_message"] = self._message_payload(replied, nested=True)
+        if message.edit_date is not None:
+            data["edit_date"] = message.edit_date
+        if message.text is not None:
+            data["text"] = message.text
+            if message.entities:
+                data["entities"] = message.entities
+        if message.file is not None:
+            if message.media_kind == "photo":
+                data["photo"] = message.file.sizes
+            elif message.media_kind == "animation":
+                data["animation"] = message.file.api()
+                data["document"] = message.file.api()
+            else:
+                data["document"] = message.file.api()
+        if message.dice is not None:
+            data["dice"] = message.dice
+        if message.caption is not None:
+            data["caption"] = message.caption
+            if message.caption_entities:
+                data["caption_entities"] = message.caption_entities
+        if message.reply_markup is not None:
+            data["reply_markup"] = message.reply_markup
+        return data
+
+    # ---------------------------------------------------------------- files
+
+    def _new_file_ids(self, kind: str, digest: str) -> tuple[str, str, int]:
+        number = next(self._file_seq)
+        prefix = {"photo": "AgAC", "animation": "CgAC", "document": "BQAC"}[kind]
+        return f"{prefix}AgIAAxkBAAI{number:07d}", f"AQAD{digest[:12]}", number
+
+    async def _store_upload(self, upload: _Upload, kind: str) -> StoredFile:
+        data = upload.data
+        digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        width = height = 0
+        if kind in ("photo", "animation"):
+            try:
+                width, height = await asyncio.to_thread(
+                    _image_size, data, full_decode=self.decode_images and kind == "photo"
+                )
+            except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+                if kind == "photo":
+                    raise _bad(IMAGE_FAILED) from None
+            if kind == "photo" and (width > MAX_PHOTO_SIDE or height > MAX_PHOTO_SIDE):
+                raise _bad(PHOTO_DIMENSIONS)
+        file_id, unique_id, number = self._new_file_ids(kind, digest)
+        mime = upload.content_type
+        if not mime or mime == "application/octet-stream":
+            mime = mimetypes.guess_type(upload.filename)[0]
+        extension = Path(upload.filename).suffix or (".jpg" if kind == "photo" else "")
+        stored = StoredFile(
+            file_id=file_id,
+            file_unique_id=unique_id,
+            kind=kind,
+            data=data if self.store_file_bytes else None,
+            size=len(data),
+            width=width,
+            height=height,
+            file_name=None if kind == "photo" else upload.filename,
+            mime_type=None if kind == "photo" else mime,
+            file_path=f"{kind}s/file_{number}{extension}",
+        )
+        self.files[file_id] = stored
+        self._files_by_path[stored.file_path] = stored
+        if kind == "photo":
+            stored.sizes = self._photo_sizes(stored, digest)
+        return stored
+
+    def _photo_sizes(self, stored: StoredFile, digest: str) -> list[dict[str, Any]]:
+        """Telegram answers a photo with several sizes; bots use the last (largest) one."""
+        sizes: list[dict[str, Any]] = []
+        longest = max(stored.width, stored.height, 1)
+        for side in (90, 320, 800):
+            if longest <= side:
+                break
+            thumb_id, _, _ = self._new_file_ids("photo", digest)
+            width = max(1, stored.width * side // longest)
+            height = max(1, stored.height * side // longest)
+            thumb = StoredFile(
+                file_id=thumb_id,
+                file_unique_id=f"AQAD{digest[:12]}x{side}",
+                kind="photo",
+                data=stored.data,
+                size=stored.size,
+                width=width,
+                height=height,
+                file_path=stored.file_path,
+            )
+            thumb.sizes = [
+                {
+                    "file_id": thumb_id,
+                    "file_unique_id": thumb.file_unique_id,
+                    "file_size": stored.size,
+                    "width": width,
+                    "height": height,
+                }
+            ]
+            self.files[thumb_id] = thumb
+            sizes.append(thumb.sizes[0])
+        sizes.append(
+            {
+                "file_id": stored.file_id,
+                "file_unique_id": stored.file_unique_id,
+                "file_size": stored.size,
+                "width": stored.width,
+                "height": stored.height,
+            }
+        )
+        return sizes
+
+    async def _input_file(
+        self, value: Any, files: dict[str, _Upload], field_name: str, kind: str
+    ) -> StoredFile:
+        """Resolve a file parameter: a direct upload, ``attach://name`` or a file_id."""
+        if value is None and field_name in files:
+            return await self._store_upload(files[field_name], kind)
+        if not isinstance(value, str) or not value:
+            raise _bad(f"Bad Request: there is no {field_name} in the request")
+        if value.startswith("attach://"):
+            upload = files.get(value[len("attach://") :])
+            if upload is None:
+                raise _bad(WRONG_FILE_ID)
+            return await self._store_upload(upload, kind)
+        stored = self.files.get(value)
+        if stored is None:
+            raise _bad(WRONG_FILE_ID)
+        if stored.kind != kind:
+            raise _bad(
+                f"Bad Request: can't use file of type {stored.kind.title()} as {kind.title()}"
+            )
+        return stored
+
+    # ---------------------------------------------------------------- transcript helpers
+
+    def _log(self, chat_id: int | None, entry: str | list[str]) -> None:
+        lines = (entry,) if isinstance(entry, str) else tuple(entry)
+        self._log_entries.append((chat_id, lines))
+
+    def _describe(self, message: StoredMessage) -> list[str]:
+        head = ""
+        if message.media_kind == "photo" and message.file is not None:
+            head = f"[photo {message.file.width}x{message.file.height}]"
+        elif message.media_kind == "animation" and message.file is not None:
+            head = f"[animation {message.file.width}x{message.file.height}]"
+        elif message.media_kind == "document" and message.file is not None:
+            head = f"[document {message.file.file_name or 'file'}]"
+        elif message.dice is not None:
+            head = f"[dice {message.dice['emoji']} = {message.dice['value']}]"
+        body = message.text if message.text is not None else (message.caption or "")
+        body_lines = body.split("\n") if body else []
+        first = " ".join(part for part in (head, body_lines[0] if body_lines else "") if part)
+        return [first, *body_lines[1:], *_markup_lines(message.reply_markup)]
+
+    def _log_output(self, prefix: str, message: StoredMessage, extra: Any = None) -> None:
+        lines = self._describe(message)
+        lines.extend(_markup_lines(extra))
+        self._log(message.chat_id, [f"{prefix}: {lines[0]}".rstrip(), *lines[1:]])
+
+    # ---------------------------------------------------------------- Bot API methods
+
+    async def _m_true(self, params: dict[str, Any], files: dict[str, _Upload]) -> bool:
+        return True
+
+    async def _m_get_me(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        return {
+            **self.bot_user,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+            "can_connect_to_business": False,
+            "has_main_web_app": False,
+        }
+
+    async def _m_get_updates(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        offset = params.get("offset")
+        limit = min(max(int(params.get("limit") or 100), 1), 100)
+        timeout = max(float(params.get("timeout") or 0), 0.0)
+        if offset:
+            self._confirm(offset)
+        batch = self._take_batch(offset, limit)
+        if batch or timeout == 0 or self._closing:
+            return batch
+        # Telegram allows one long poll at a time: a newer one terminates the older one.
+        self._wake_poller("conflict")
+        waiter: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._poller = waiter
+        try:
+            done, _ = await asyncio.wait({waiter}, timeout=timeout)
+        finally:
+            if self._poller is waiter:
+                self._poller = None
+        if done and waiter.result() == "conflict":
+            raise TelegramApiError(409, CONFLICT)
+        return self._take_batch(offset, limit)
+
+    async def _m_delete_webhook(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        if params.get("drop_pending_updates"):
+            self._queue.clear()
+            self._touch()
+        return True
+
+    async def _m_get_webhook_info(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        pending = len(self._queue)
+        return {"url": "", "has_custom_certificate": False, "pending_update_count": pending}
+
+    async def _m_send_message(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        text, entities = self._formatted(
+            params, "text", "entities", limit=TEXT_LIMIT, too_long=TEXT_TOO_LONG, required=True
+        )
+        inline, other = _validate_markup(params.get("reply_markup"))
+        thread = self._thread(chat, params)
+        reply_to = self._reply_target(chat, params)
+        message = self._new_message(
+            chat,
+            from_bot=True,
+            sender_id=self.bot_id,
+            text=text,
+            entities=entities,
+            reply_markup=inline,
+            message_thread_id=thread,
+            reply_to_message_id=reply_to,
+        )
+        self._log_output(f"bot #{message.message_id}", message, other)
+        return self._message_payload(message)
+
+    async def _send_file(self, params: dict[str, Any], files: dict[str, _Upload], kind: str) -> Any:
+        chat = self._target_chat(params)
+        caption, caption_entities = self._caption(params)
+        inline, other = _validate_markup(params.get("reply_markup"))
+        thread = self._thread(chat, params)
+        reply_to = self._reply_target(chat, params)
+        stored = await self._input_file(params.get(kind), files, kind, kind)
+        if chat.blocked:  # blocked while the upload was being decoded
+            self._target_chat(params)
+        message = self._new_message(
+            chat,
+            from_bot=True,
+            sender_id=self.bot_id,
+            caption=caption,
+            caption_entities=caption_entities,
+            media_kind=kind,
+            file=stored,
+            reply_markup=inline,
+            message_thread_id=thread,
+            reply_to_message_id=reply_to,
+        )
+        if kind == "photo":
+            self._latest_photo[chat.id] = stored
+        self._log_output(f"bot #{message.message_id}", message, other)
+        return self._message_payload(message)
+
+    async def _m_send_photo(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        return await self._send_file(params, files, "photo")
+
+    async def _m_send_animation(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        return await self._send_file(params, files, "animation")
+
+    async def _m_send_document(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        return await self._send_file(params, files, "document")
+
+    async def _m_send_dice(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        emoji = params.get("emoji") or "🎲"
+        if emoji not in _DICE_RANGES:
+            raise _bad("Bad Request: BOT_DICE_EMOJI_INVALID")
+        value = self._dice_script.popleft() if self._dice_script else None
+        if value is None:
+            value = self._rng.randint(1, _DICE_RANGES[emoji])
+        inline, other = _validate_markup(params.get("reply_markup"))
+        message = self._new_message(
+            chat,
+            from_bot=True,
+            sender_id=self.bot_id,
+            dice={"emoji": emoji, "value": value},
+            reply_markup=inline,
+            message_thread_id=self._thread(chat, params),
+        )
+        self._log_output(f"bot #{message.message_id}", message, other)
+        return self._message_payload(message)
+
+    async def _m_send_chat_action(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        if params.get("action") not in _CHAT_ACTIONS:
+            raise _bad("Bad Request: wrong parameter action in request")
+        self._thread(chat, params)
+        return True
+
+    def _apply_edit(self, message: StoredMessage, changes: dict[str, Any]) -> None:
+        if all(getattr(message, key) == value for key, value in changes.items()):
+            raise _bad(NOT_MODIFIED)
+        for key, value in changes.items():
+            setattr(message, key, value)
+        message.edit_date = int(time.time())
+        message.edits += 1
+
+    def _edit_markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        inline, other = _validate_markup(params.get("reply_markup"))
+        if other is not None:
+            raise _bad("Bad Request: inline keyboard expected")
+        return inline
+
+    async def _m_edit_message_text(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        message = self._message_for_edit(params)
+        text, entities = self._formatted(
+            params, "text", "entities", limit=TEXT_LIMIT, too_long=TEXT_TOO_LONG, required=True
+        )
+        markup = self._edit_markup(params)
+        if message.text is None:
+            raise _bad(NO_TEXT_TO_EDIT)
+        self._apply_edit(message, {"text": text, "entities": entities, "reply_markup": markup})
+        self._log_output(f"bot edits #{message.message_id}", message)
+        return self._message_payload(message)
+
+    async def _m_edit_message_caption(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        message = self._message_for_edit(params)
+        caption, caption_entities = self._caption(params)
+        markup = self._edit_markup(params)
+        if message.file is None:
+            raise _bad(NO_CAPTION_TO_EDIT)
+        self._apply_edit(
+            message,
+            {"caption": caption, "caption_entities": caption_entities, "reply_markup": markup},
+        )
+        self._log_output(f"bot edits caption #{message.message_id}", message)
+        return self._message_payload(message)
+
+    async def _m_edit_message_media(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        message = self._message_for_edit(params)
+        media = params.get("media")
+        if not isinstance(media, dict):
+            raise _bad("Bad Request: can't parse InputMedia JSON object")
+        kind = media.get("type")
+        if kind not in ("photo", "animation", "document"):
+            raise _bad(f"Bad Request: unsupported media type {kind!r} in the fake")
+        media_params = _normalize({k: v for k, v in media.items() if k != "media"})
+        caption, caption_entities = self._caption(media_params, media_params.get("parse_mode"))
+        markup = self._edit_markup(params)
+        if message.file is None:
+            raise _bad(NO_MEDIA_TO_EDIT)
+        stored = await self._input_file(media.get("media"), files, "media", kind)
+        same_file = (
+            message.file.file_unique_id == stored.file_unique_id and message.media_kind == kind
+        )
+        changes = {
+            "media_kind": kind,
+            "file": message.file if same_file else stored,
+            "caption": caption,
+            "caption_entities": caption_entities,
+            "reply_markup": markup,
+        }
+        self._apply_edit(message, changes)
+        if kind == "photo":
+            self._latest_photo[message.chat_id] = stored
+        self._log_output(f"bot edits #{message.message_id}", message)
+        return self._message_payload(message)
+
+    async def _m_edit_message_reply_markup(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        message = self._message_for_edit(params)
+        markup = self._edit_markup(params)
+        self._apply_edit(message, {"reply_markup": markup})
+        if markup is None:
+            self._log(message.chat_id, f"bot removes the buttons of #{message.message_id}")
+        else:
+            self._log(
+                message.chat_id,
+                [f"bot edits buttons of #{message.message_id}:", *_markup_lines(markup)],
+            )
+        return self._message_payload(message)
+
+    def _delete(self, chat: FakeChat, message_id: Any) -> StoredMessage:
+        message = self.messages[chat.id].get(message_id) if isinstance(message_id, int) else None
+        if message is None or message.deleted:
+            raise _bad(DELETE_NOT_FOUND)
+        if chat.user is None and not message.from_bot and not chat.bot_is_admin:
+            raise _bad(CANT_DELETE)
+        message.deleted = True
+        self._log(chat.id, f"bot deletes #{message.message_id}")
+        return message
+
+    async def _m_delete_message(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        self._delete(chat, params.get("message_id"))
+        return True
+
+    async def _m_delete_messages(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        ids = params.get("message_ids")
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise _bad("Bad Request: message_ids must be a non-empty Array of at most 100 ids")
+        for message_id in ids:
+            try:
+                self._delete(chat, message_id)
+            except TelegramApiError:
+                continue  # Telegram skips messages it cannot delete
+        return True
+
+    async def _m_answer_callback_query(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        query = self._queries.get(str(params.get("callback_query_id")))
+        if query is None or query.answered:
+            raise _bad(QUERY_TOO_OLD)
+        if self.callback_deadline is not None and (
+            self._clock() - query.created > self.callback_deadline
+        ):
+            raise _bad(QUERY_TOO_OLD)
+        text = params.get("text") or None
+        if text is not None and len(text) > CALLBACK_TEXT_LIMIT:
+            raise _bad("Bad Request: MESSAGE_TOO_LONG")
+        query.answered = True
+        answer = CallbackAnswer(
+            query.id,
+            text,
+            bool(params.get("show_alert")),
+            params.get("url") or None,
+            int(params.get("cache_time") or 0),
+        )
+        self.callback_answers[query.id] = answer
+        who = self.users[query.user_id].label
+        if text is None:
+            self._log(query.chat_id, f"bot answers {who}'s tap silently")
+        else:
+            how = "with an alert" if answer.show_alert else "with a toast"
+            self._log(query.chat_id, f'bot answers {who}\'s tap {how}: "{text}"')
+        return True
+
+    def _scope_key(self, scope: Any) -> str:
+        if not scope:
+            return "default"
+        if not isinstance(scope, dict):
+            raise _bad("Bad Request: can't parse BotCommandScope JSON object")
+        kind = scope.get("type")
+        if kind in ("default", "all_private_chats", "all_group_chats", "all_chat_administrators"):
+            return str(kind)
+        if kind in ("chat", "chat_administrators", "chat_member"):
+            chat = self._target_chat(_normalize({"chat_id": scope.get("chat_id")}))
+            if kind == "chat_member":
+                return f"chat_member:{chat.id}:{int(scope.get('user_id', 0))}"
+            return f"{kind}:{chat.id}"
+        raise _bad("Bad Request: unsupported bot command scope type")
+
+    async def _m_set_my_commands(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        commands = params.get("commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise _bad("Bad Request: can't parse commands JSON object")
+        clean: list[dict[str, str]] = []
+        for command in commands:
+            name = command.get("command") if isinstance(command, dict) else None
+            description = command.get("description") if isinstance(command, dict) else None
+            if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]{1,32}", name):
+                raise _bad("Bad Request: BOT_COMMAND_INVALID")
+            if not isinstance(description, str) or not description.strip():
+                raise _bad("Bad Request: command description must be non-empty")
+            if len(description) > 256:
+                raise _bad("Bad Request: command description is too long")
+            clean.append({"command": name, "description": description})
+        key = (self._scope_key(params.get("scope")), str(params.get("language_code") or ""))
+        self.commands[key] = clean
+        return True
+
+    async def _m_get_my_commands(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        key = (self._scope_key(params.get("scope")), str(params.get("language_code") or ""))
+        return list(self.commands.get(key, []))
+
+    async def _m_delete_my_commands(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        key = (self._scope_key(params.get("scope")), str(params.get("language_code") or ""))
+        self.commands.pop(key, None)
+        return True
+
+    def _m_set_bot_text(self, name: str) -> Handler:
+        async def handler(params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+            self.bot_texts[(name, str(params.get("language_code") or ""))] = str(
+                params.get(name) or ""
+            )
+            return True
+
+        return handler
+
+    def _m_get_bot_text(self, name: str) -> Handler:
+        async def handler(params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+            key = (name, str(params.get("language_code") or ""))
+            default = self.bot_first_name if name == "name" else ""
+            return {name: self.bot_texts.get(key, default)}
+
+        return handler
+
+    async def _m_get_chat_menu_button(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        return {"type": "default"}
+
+    async def _m_get_chat(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        data = chat.api()
+        data.update(
+            accent_color_id=0,
+            max_reaction_count=11,
+            accepted_gift_types={
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        )
+        pinned = [m for m in self.messages[chat.id].values() if m.pinned and not m.deleted]
+        if pinned:
+            data["pinned_message"] = self._message_payload(pinned[-1])
+        return data
+
+    def _member(self, chat: FakeChat, user_id: int) -> dict[str, Any]:
+        if user_id == self.bot_id:
+            user = {**self.bot_user}
+            if chat.blocked and chat.user is None:
+                return {"status": "kicked", "user": user, "until_date": 0}
+            if chat.bot_is_admin:
+                return _admin_member(user)
+            return {"status": "member", "user": user}
+        person = self.users.get(user_id)
+        if person is None:
+            raise _bad("Bad Request: user not found")
+        if chat.admins and user_id == chat.admins[0]:
+            return {"status": "creator", "user": person.api(), "is_anonymous": False}
+        if user_id in chat.admins:
+            return _admin_member(person.api())
+        if user_id in chat.members:
+            return {"status": "member", "user": person.api()}
+        return {"status": "left", "user": person.api()}
+
+    async def _m_get_chat_member(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        user_id = params.get("user_id")
+        if not isinstance(user_id, int):
+            raise _bad("Bad Request: user_id is empty")
+        return self._member(chat, user_id)
+
+    async def _m_get_chat_administrators(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        chat = self._target_chat(params)
+        if chat.user is not None:
+            raise _bad("Bad Request: there are no administrators in the private chat")
+        admins = [self._member(chat, user_id) for user_id in chat.admins]
+        if chat.bot_is_admin:
+            admins.append(self._member(chat, self.bot_id))
+        return admins
+
+    async def _m_get_chat_member_count(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        chat = self._target_chat(params)
+        return len(chat.members) + 1
+
+    async def _m_pin_chat_message(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        message = self.messages[chat.id].get(params.get("message_id"))
+        if message is None or message.deleted:
+            raise _bad("Bad Request: message to pin not found")
+        message.pinned = True
+        self._log(chat.id, f"bot pins #{message.message_id}")
+        return True
+
+    async def _m_unpin_chat_message(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        chat = self._target_chat(params)
+        message_id = params.get("message_id")
+        pinned = [m for m in self.messages[chat.id].values() if m.pinned]
+        if message_id is not None:
+            pinned = [m for m in pinned if m.message_id == message_id]
+        if pinned:
+            pinned[-1].pinned = False
+            self._log(chat.id, f"bot unpins #{pinned[-1].message_id}")
+        return True
+
+    async def _m_unpin_all_chat_messages(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        chat = self._target_chat(params)
+        for message in self.messages[chat.id].values():
+            message.pinned = False
+        return True
+
+    async def _m_get_file(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        stored = self.files.get(str(params.get("file_id")))
+        if stored is None:
+            raise _bad("Bad Request: invalid file_id")
+        return {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_size": stored.size,
+            "file_path": stored.file_path,
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------
+
+
+def _normalize(raw: dict[str, Any]) -> dict[str, Any]:
+    """Turn form strings into the types Telegram would read them as."""
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "chat_id":
+            if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+                value = int(value)
+        elif key in _INT_PARAMS and isinstance(value, str):
+            try:
+                value = int(value)
+            except ValueError:
+                raise _bad(f"Bad Request: invalid {key} specified") from None
+        elif key in _BOOL_PARAMS and isinstance(value, str):
+            value = value.strip().lower() in ("true", "1")
+        elif key in _JSON_PARAMS and isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                what = "reply keyboard markup" if key == "reply_markup" else key
+                raise _bad(f"Bad Request: can't parse {what} JSON object") from None
+        params[key] = value
+    return params
+
+
+def _admin_member(user: dict[str, Any]) -> dict[str, Any]:
+    rights = dict.fromkeys(
+        (
+            "can_manage_chat",
+            "can_delete_messages",
+            "can_manage_video_chats",
+            "can_restrict_members",
+            "can_invite_users",
+            "can_change_info",
+            "can_post_stories",
+            "can_edit_stories",
+            "can_delete_stories",
+            "can_pin_messages",
+        ),
+        True,
+    )
+    return {
+        "status": "administrator",
+        "user": user,
+        "can_be_edited": False,
+        "is_anonymous": False,
+        "can_promote_members": False,
+        "can_send_welcome_messages": False,
+        **rights,
+    }
+
+
+def _markup_lines(markup: Any) -> list[str]:
+    if not isinstance(markup, dict):
+        return []
+    if "inline_keyboard" in markup:
+        rows = markup["inline_keyboard"]
+        return [" ".join(f"[{b.get('text', '')}]" for b in row) for row in rows]
+    if "keyboard" in markup:
+        rows = markup["keyboard"]
+        return [
+            "keyboard: "
+            + " ".join(f"[{b.get('text', '') if isinstance(b, dict) else b}]" for b in row)
+            for row in rows
+        ]
+    if markup.get("remove_keyboard"):
+        return ["(keyboard removed)"]
+    if markup.get("force_reply"):
+        return ["(asks for a reply)"]
+    return []
+
+
+def _indent_lines(prefix: str, lines: list[str]) -> list[str]:
+    return [prefix + lines[0], *lines[1:]]
+
+
+def _calls_since(calls: list[Call], seq: int) -> Iterator[Call]:
+    """Calls with ``call.seq >= seq`` (binary search: the list is ordered by seq)."""
+    lo, hi = 0, len(calls)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if calls[mid].seq < seq:
+            lo = mid + 1
+        else:
+            hi = mid
+    return itertools.islice(calls, lo, None)
