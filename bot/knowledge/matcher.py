@@ -1,0 +1,356 @@
+"""Find the rules topics a free-text question is about.
+
+Method (details and measurements in docs/knowledge.md):
+
+1. Every topic's keyword phrases are normalised once into tuples of *terms* (Snowball stems,
+   dice such as ``d66``) and indexed, together with each word's sound key
+   (``text.sound_key``) for typo lookup. Each term gets an inverse-document-frequency weight
+   over the 24 topics, so a word many topics share counts for little and a word one topic
+   owns (марс, бар) counts fully; words almost every question has (шашка, ход) are capped.
+2. A question is tokenised; each word is looked up as a stem, then by sound key, then with
+   RapidFuzz's optimal-string-alignment distance over the sound keys (1 edit for 5–7
+   letters, 2 for longer). A Latin word is read as English or as transliterated Russian.
+3. A phrase fires when all its terms are present; it adds
+   ``weight × Σ(idf × quality) × (1 + 0.25 × (terms − 1))`` to its topic, so a phrase
+   outranks the same words scattered over other topics. A rule ID in the question ("L-8")
+   adds a fixed bonus to the topics that cite it.
+4. The game being played (or one the question names) halves the score of topics about the
+   other game. If the best topic stays below ``THRESHOLD`` nothing is returned, and the
+   bot says it doesn't know that one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from bot.knowledge.model import Lang, Topic, TopicMatch, Variant
+from bot.knowledge.text import (
+    SnowballStemmers,
+    Stemmer,
+    Tokens,
+    script_of,
+    significant_words,
+    sound_key,
+    tokenize,
+    translit_to_cyrillic,
+)
+from bot.knowledge.topics import TOPICS
+
+THRESHOLD = 1.0
+"""Minimum raw score of the best topic: one exact keyword that only this topic uses."""
+
+ALTERNATE_MIN = 0.5
+"""Minimum raw score for a runner-up to be offered next to the best topic."""
+
+OTHER_GAME_FACTOR = 0.5
+"""Score factor for topics about the other game (e.g. the bar while playing long nardy)."""
+
+GENERIC_WORDS: tuple[str, ...] = (
+    "нарды", "шашка", "фишка", "игра", "ход", "ходить", "доска", "соперник", "противник",
+    "nardy", "checker", "game", "move", "turn", "opponent",
+)
+"""Words nearly every rules question contains: they support a phrase but never decide."""
+GENERIC_IDF = 0.3
+
+_Q_EXACT = 1.0
+_Q_SOUND = 0.9
+_Q_STEM_SOUND = 0.85
+_Q_FUZZY = (1.0, 0.8, 0.7)  # by edit distance
+_Q_OTHER_READING = 0.95  # a Latin word read in the language the player does not use
+_PHRASE_BONUS = 0.25
+_RULE_ID_BONUS = 3.0
+_FUZZY_MIN_LEN = 5
+
+_LONG_PREFIXES = ("длин", "dlinn", "long")
+_SHORT_PREFIXES = ("коротк", "korotk", "short")
+
+
+@dataclass(frozen=True, slots=True)
+class _Phrase:
+    text: str
+    topic: int
+    terms: tuple[str, ...]
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    phrases: tuple[_Phrase, ...]
+    by_term: dict[str, tuple[int, ...]]  # term -> indexes into phrases
+    idf: dict[str, float]
+    sound_to_terms: dict[str, frozenset[str]]
+    fuzzy_keys: dict[str, tuple[str, ...]]  # script -> sound keys of whole keyword words
+    topics_by_rule: dict[str, tuple[int, ...]]
+
+
+class Matcher:
+    """The question matcher over a topic catalog.
+
+    The module-level ``match`` uses one shared instance (``default_matcher``); building
+    others is for experiments, e.g. trying another Russian stemmer or lemmatiser through
+    ``stem_ru`` (see docs/knowledge.md).
+    """
+
+    def __init__(
+        self,
+        topics: Sequence[Topic] = TOPICS,
+        *,
+        stem_ru: Stemmer | None = None,
+        stem_en: Stemmer | None = None,
+    ) -> None:
+        # Imported here, not at module level, so that importing the package stays cheap.
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        if stem_ru is None or stem_en is None:
+            snowball = SnowballStemmers()
+            stem_ru = stem_ru or snowball.ru
+            stem_en = stem_en or snowball.en
+        self._stem_ru: Stemmer = stem_ru
+        self._stem_en: Stemmer = stem_en
+        self._extract_one: Callable[..., Any] = process.extractOne
+        self._distance: Callable[..., int] = OSA.distance
+        self._topics = tuple(topics)
+        self._double = stem_ru("дубль")
+        self._index = self._build()
+
+    # -- index -----------------------------------------------------------------------------------
+
+    def _term(self, word: str) -> str:
+        """The term of one word: its stem in its own language (digits stay as they are)."""
+        script = script_of(word)
+        if script == "cyr":
+            return self._stem_ru(word)
+        if script == "lat":
+            return self._stem_en(word)
+        return word
+
+    def _build(self) -> _Index:
+        phrases: list[_Phrase] = []
+        sound_to_terms: dict[str, set[str]] = defaultdict(set)
+        word_keys: set[str] = set()
+        topics_by_rule: dict[str, list[int]] = defaultdict(list)
+        for t_idx, topic in enumerate(self._topics):
+            for rule_id in topic.rule_ids:
+                topics_by_rule[rule_id].append(t_idx)
+            best: dict[tuple[str, ...], _Phrase] = {}
+            for text, weight in topic.keywords.weighted():
+                tokens = tokenize(text)
+                words = tuple(significant_words(tokens.words))
+                terms = tuple(dict.fromkeys([*(self._term(w) for w in words), *tokens.dice]))
+                if not terms:
+                    raise ValueError(f"keyword {text!r} of topic {topic.id!r} has no content")
+                for word in words:
+                    term = self._term(word)
+                    sound_to_terms[sound_key(word)].add(term)
+                    sound_to_terms[sound_key(term)].add(term)
+                    word_keys.add(sound_key(word))
+                # Forms that reduce to the same terms ("голова", "с головы") count once.
+                key = tuple(sorted(terms))
+                if key not in best or best[key].weight < weight:
+                    best[key] = _Phrase(text=text, topic=t_idx, terms=terms, weight=weight)
+            phrases.extend(best.values())
+
+        by_term: dict[str, list[int]] = defaultdict(list)
+        topics_of_term: dict[str, set[int]] = defaultdict(set)
+        for p_idx, phrase in enumerate(phrases):
+            for term in phrase.terms:
+                by_term[term].append(p_idx)
+                topics_of_term[term].add(phrase.topic)
+        n = len(self._topics)
+        idf = {
+            term: math.log(1 + n / len(ts)) / math.log(1 + n)
+            for term, ts in topics_of_term.items()
+        }
+        for word in GENERIC_WORDS:
+            term = self._term(word)
+            if term in idf:
+                idf[term] = min(idf[term], GENERIC_IDF)
+
+        fuzzy: dict[str, list[str]] = defaultdict(list)
+        for key in sorted(word_keys):
+            script = script_of(key)
+            if script != "num" and len(key) >= _FUZZY_MIN_LEN:
+                fuzzy[script].append(key)
+        return _Index(
+            phrases=tuple(phrases),
+            by_term={t: tuple(ps) for t, ps in by_term.items()},
+            idf=idf,
+            sound_to_terms={k: frozenset(v) for k, v in sound_to_terms.items()},
+            fuzzy_keys={k: tuple(v) for k, v in fuzzy.items()},
+            topics_by_rule={r: tuple(ts) for r, ts in topics_by_rule.items()},
+        )
+
+    # -- lookup ----------------------------------------------------------------------------------
+
+    def _lookup(self, word: str, stem: str, quality: float, found: dict[str, float]) -> None:
+        """Record the terms ``word`` stands for: exact stem, sound-alike, then fuzzy."""
+        index = self._index
+        if stem in index.by_term:
+            _keep(found, (stem,), quality * _Q_EXACT)
+            return
+        word_key = sound_key(word)
+        for key, q in ((word_key, _Q_SOUND), (sound_key(stem), _Q_STEM_SOUND)):
+            terms = index.sound_to_terms.get(key)
+            if terms:
+                _keep(found, terms, quality * q)
+                return
+        if len(word_key) < _FUZZY_MIN_LEN:
+            return
+        max_dist = 1 if len(word_key) < 8 else 2
+        choices = index.fuzzy_keys.get(script_of(word_key), ())
+        hit = self._extract_one(
+            word_key, choices, scorer=self._distance, score_cutoff=max_dist
+        )
+        if hit is not None:
+            _keep(found, index.sound_to_terms[hit[0]], quality * _Q_FUZZY[int(hit[1])])
+
+    def _lookup_latin(self, word: str, lang_hint: Lang | None, found: dict[str, float]) -> None:
+        """Read a Latin word as English ("head") or as transliterated Russian ("golova").
+
+        The reading in the player's language is tried first, and the other one only if the
+        first finds no exact term, so that "mars" is not counted twice (as mars and марс).
+        """
+        cyr = translit_to_cyrillic(word)
+        english = (word, self._stem_en(word))
+        russian = (cyr, self._stem_ru(cyr))
+        if lang_hint == "ru":
+            readings = ((russian, 1.0), (english, _Q_OTHER_READING))
+        else:
+            readings = ((english, 1.0), (russian, _Q_OTHER_READING))
+        for (_, stem), quality in readings:
+            if stem in self._index.by_term:
+                _keep(found, (stem,), quality)
+                return
+        before = len(found)
+        for (surface, stem), quality in readings:
+            self._lookup(surface, stem, quality, found)
+        if len(found) == before and len(word) >= 6:
+            self._split_compound(word, found)
+
+    def _split_compound(self, word: str, found: dict[str, float]) -> None:
+        """Read a run-together word ("bearoff", "pipcount") as two known English words."""
+        for cut in range(3, len(word) - 2):
+            left, right = self._stem_en(word[:cut]), self._stem_en(word[cut:])
+            if left in self._index.by_term and right in self._index.by_term:
+                _keep(found, (left, right), _Q_SOUND)
+                return
+
+    def _terms(self, tokens: Tokens, lang_hint: Lang | None) -> dict[str, float]:
+        found: dict[str, float] = {}
+        for word in significant_words(tokens.words):
+            script = script_of(word)
+            if script == "cyr":
+                self._lookup(word, self._stem_ru(word), 1.0, found)
+            elif script == "lat":
+                self._lookup_latin(word, lang_hint, found)
+            elif word in self._index.by_term:
+                _keep(found, (word,), _Q_EXACT)
+        for dice in tokens.dice:
+            if dice in self._index.by_term:
+                _keep(found, (dice,), _Q_EXACT)
+            if dice[1] == dice[2] and self._double in self._index.by_term:
+                _keep(found, (self._double,), _Q_SOUND)  # "6-6" is a double
+        return found
+
+    def terms_of(self, question: str, lang_hint: Lang | None = None) -> dict[str, float]:
+        """The index terms found in ``question`` with their match quality (for debugging)."""
+        return self._terms(tokenize(question), lang_hint)
+
+    # -- scoring ---------------------------------------------------------------------------------
+
+    def match(
+        self,
+        question: str,
+        *,
+        lang_hint: Lang | None = None,
+        variant: Variant | None = None,
+        limit: int = 3,
+    ) -> list[TopicMatch]:
+        """Rank topics for ``question``; empty when no topic is a confident answer."""
+        index = self._index
+        tokens = tokenize(question)
+        found = self._terms(tokens, lang_hint)
+        scores: dict[int, float] = defaultdict(float)
+        matched: dict[int, list[str]] = defaultdict(list)
+
+        candidates = {p for term in found for p in index.by_term.get(term, ())}
+        for p_idx in sorted(candidates):
+            phrase = index.phrases[p_idx]
+            if not all(t in found for t in phrase.terms):
+                continue
+            total = sum(index.idf[t] * found[t] for t in phrase.terms)
+            bonus = 1 + _PHRASE_BONUS * (len(phrase.terms) - 1)
+            scores[phrase.topic] += phrase.weight * total * bonus
+            matched[phrase.topic].append(phrase.text)
+
+        for rule_id in tokens.rule_ids:
+            for t_idx in index.topics_by_rule.get(rule_id, ()):
+                scores[t_idx] += _RULE_ID_BONUS
+                matched[t_idx].append(rule_id)
+
+        game = _game_named(tokens.words) or variant
+        if game is not None:
+            for t_idx in scores:
+                if not self._topics[t_idx].applies(game):
+                    scores[t_idx] *= OTHER_GAME_FACTOR
+
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
+        if not ranked or ranked[0][1] < THRESHOLD:
+            return []
+        return [
+            TopicMatch(
+                topic=self._topics[t_idx],
+                score=round(1 - math.exp(-raw / 2), 3),
+                matched=tuple(matched[t_idx]),
+            )
+            for t_idx, raw in ranked[: max(limit, 1)]
+            if raw >= ALTERNATE_MIN
+        ]
+
+
+def _keep(found: dict[str, float], terms: Iterable[str], quality: float) -> None:
+    """Record ``terms`` with ``quality`` unless a better reading was already found."""
+    for term in terms:
+        if quality > found.get(term, 0.0):
+            found[term] = quality
+
+
+def _game_named(words: Iterable[str]) -> Variant | None:
+    """The game a question names itself ("в длинных нардах", "in short nardy"), if one."""
+    words = tuple(words)
+    long_ = any(w.startswith(_LONG_PREFIXES) for w in words)
+    short = any(w.startswith(_SHORT_PREFIXES) for w in words)
+    if long_ != short:
+        return "long" if long_ else "short"
+    return None
+
+
+@cache
+def default_matcher() -> Matcher:
+    """The shared matcher, built on first use (tens of milliseconds), not at import."""
+    return Matcher()
+
+
+def match(
+    question: str,
+    *,
+    lang_hint: Lang | None = None,
+    variant: Variant | None = None,
+    limit: int = 3,
+) -> list[TopicMatch]:
+    """Rank the rules topics a player's question is about, best first.
+
+    ``lang_hint`` is the player's interface language: with ``"ru"`` a Latin-typed word is
+    read first as Russian transliteration ("golova"), otherwise first as English.
+    ``variant`` is the game being played, if any: topics about the other game rank lower
+    (a game named in the question itself wins over it). Returns at most ``limit`` matches,
+    and an empty list when nothing reaches the confidence threshold. Scores are in (0, 1);
+    the threshold corresponds to a score of about 0.39.
+    """
+    return default_matcher().match(question, lang_hint=lang_hint, variant=variant, limit=limit)
