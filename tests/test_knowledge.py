@@ -756,15 +756,25 @@ def _time(fn: Callable[[str], object], arg: str) -> float:
     return time.perf_counter() - start
 
 
-def test_index_is_built_lazily_and_package_is_pure() -> None:
+def test_index_is_built_lazily() -> None:
+    """Importing the package builds nothing and loads neither stemmer nor RapidFuzz."""
     code = (
         "import sys, bot.knowledge as k;"
-        "print(k.default_matcher.cache_info().currsize, 'aiogram' in sys.modules)"
+        "print(k.default_matcher.cache_info().currsize,"
+        " 'snowballstemmer' in sys.modules, 'rapidfuzz' in sys.modules)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
-    assert out.stdout.split() == ["0", "False"]
+    assert out.stdout.split() == ["0", "False", "False"]
+
+
+def test_knowledge_package_is_pure() -> None:
+    """No Telegram, database, image or network code: handlers call in, never the reverse."""
+    forbidden = {"aiogram", "aiosqlite", "PIL", "asyncio", "storage", "renderer", "requests"}
+    for path in (REPO / "bot" / "knowledge").glob("*.py"):
+        imported = set(re.findall(r"^\s*(?:from|import) ([\w.]+)", path.read_text(), re.M))
+        assert not {name.split(".")[0] for name in imported} & forbidden, path.name
 
 
 # --- backend comparison (not a test: python -m tests.test_knowledge) -------------------------

@@ -24,25 +24,24 @@ TOPICS: tuple[Topic, ...] = (
         ),
         body=Text(
             ru=(
-                "На доске 24 пункта (лунки), по 12 вдоль каждой длинной стороны: четыре "
-                "четверти по 6. Посередине проходит полоса — бар (C-2). Бот нумерует пункты "
-                "для каждого игрока отдельно: 24 — самый дальний, с него путь начинается, 1 — "
-                "последний перед выходом с доски; шашки всегда идут к меньшим номерам (C-4). "
-                "Дом — ваши пункты 1–6, выбрасывать можно только оттуда (C-5). Один и тот же "
-                "пункт у соперника имеет другой номер: в длинных ваш p — это его p±12, в "
-                "коротких — 25−p (C-7, C-8). Четверти: 19–24, 13–18, 7–12 (в коротких это "
-                "ваш двор) и дом 1–6 (C-9)."
+                "На доске 24 пункта (лунки), по 12 вдоль каждой длинной стороны: четыре четверти "
+                "по 6. Посередине проходит полоса — бар, он нужен только в коротких (C-2). Бот "
+                "нумерует пункты для каждого игрока отдельно: 24 — самый дальний, с него путь "
+                "начинается, 1 — последний перед выходом с доски; шашки всегда идут к меньшим "
+                "номерам (C-4). Дом — ваши пункты 1–6, выбрасывать можно только оттуда (C-5). Один "
+                "и тот же пункт у соперника имеет другой номер: в длинных ваш p — это его p±12, в "
+                "коротких — 25−p (C-7, C-8). Четверти: 19–24, 13–18, 7–12 (в коротких это ваш "
+                "двор) и дом 1–6 (C-9)."
             ),
             en=(
-                "The board has 24 points, 12 along each long side, grouped in four quarters "
-                "of 6. The strip down the middle is the bar (C-2). The bot numbers the points "
-                "separately for each player: 24 is the farthest, where your journey starts, "
-                "and 1 is the last point before leaving the board; checkers always move to "
-                "lower numbers (C-4). Your home is points 1–6, and checkers leave the board "
-                "only from there (C-5). The opponent numbers the same point differently: in "
-                "long nardy your p is their p±12, in short nardy their 25−p (C-7, C-8). "
-                "Quarters: 19–24, 13–18, 7–12 (your outer board in short nardy) and home "
-                "1–6 (C-9)."
+                "The board has 24 points, 12 along each long side, grouped in four quarters of 6. "
+                "The strip down the middle is the bar, used only in short nardy (C-2). The bot "
+                "numbers the points separately for each player: 24 is the farthest, where your "
+                "journey starts, and 1 is the last point before leaving the board; checkers always "
+                "move to lower numbers (C-4). Your home is points 1–6, and checkers leave the "
+                "board only from there (C-5). The opponent numbers the same point differently: in "
+                "long nardy your p is their p±12, in short nardy their 25−p (C-7, C-8). Quarters: "
+                "19–24, 13–18, 7–12 (your outer board in short nardy) and home 1–6 (C-9)."
             ),
         ),
         rule_ids=("C-2", "C-4", "C-5", "C-7", "C-8", "C-9"),
@@ -71,23 +70,21 @@ TOPICS: tuple[Topic, ...] = (
         body=Text(
             ru=(
                 "У каждого 15 шашек своего цвета, и ходить можно только своими (C-1).\n"
-                "Длинные нарды: все 15 шашек стоят на одном пункте — голове, это ваш 24-й. "
-                "Голова соперника — по диагонали от вашей, на вашем 12-м пункте (L-1). Оба "
-                "игрока обходят доску по кругу в одну сторону (L-2).\n"
-                "Короткие нарды: со своей стороны ставите 2 шашки на 24, 5 на 13, 3 на 8 и 5 "
-                "на 6. У соперника всё так же, только зеркально, поэтому его шашки оказываются "
-                "на ваших пунктах 1, 12, 17 и 19 (S-1). Здесь игроки идут навстречу друг "
-                "другу (S-2)."
+                "Длинные нарды: все 15 шашек стоят на одном пункте — голове, это ваш 24-й. Голова "
+                "соперника — по диагонали от вашей, на вашем 12-м пункте (L-1). Оба игрока обходят "
+                "доску по кругу в одну сторону (L-2).\n"
+                "Короткие нарды: со своей стороны ставите 2 шашки на 24, 5 на 13, 3 на 8 и 5 на 6. "
+                "У соперника всё так же, только зеркально, поэтому его шашки оказываются на ваших "
+                "пунктах 1, 12, 17 и 19 (S-1). Здесь игроки идут навстречу друг другу (S-2)."
             ),
             en=(
                 "Each player has 15 checkers of one colour and moves only their own (C-1).\n"
-                "Long nardy: all 15 checkers start on a single point, the head, which is your "
-                "24. The opponent's head is diagonally across, on your 12 (L-1). Both players "
-                "travel round the board in the same direction (L-2).\n"
-                "Short nardy (backgammon): from your side, put 2 checkers on 24, 5 on 13, 3 "
-                "on 8 and 5 on 6. The opponent has the mirror image, so their checkers stand "
-                "on your points 1, 12, 17 and 19 (S-1). Here the two sides move towards each "
-                "other (S-2)."
+                "Long nardy: all 15 checkers start on a single point, the head, which is your 24. "
+                "The opponent's head is diagonally across, on your 12 (L-1). Both players travel "
+                "round the board in the same direction (L-2).\n"
+                "Short nardy (backgammon): from your side, put 2 checkers on 24, 5 on 13, 3 on 8 "
+                "and 5 on 6. The opponent has the mirror image, so their checkers stand on your "
+                "points 1, 12, 17 and 19 (S-1). Here the two sides move towards each other (S-2)."
             ),
         ),
         rule_ids=("C-1", "L-1", "L-2", "S-1", "S-2"),
@@ -115,27 +112,26 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Кто ходит первым; цвета", en="Who moves first; colours"),
         body=Text(
             ru=(
-                "Каждый бросает по одному зару: у кого больше, тот начинает, а при равных "
-                "числах бросают снова (C-12). Дальше ходят по очереди (C-13).\n"
+                "Первую партию начинает жребий: каждый бросает по одному зару, у кого больше, тот "
+                "и ходит, а при равных числах бросают снова (C-12, M-16). Дальше ходят по очереди "
+                "(C-13).\n"
                 "Длинные: победитель жребия берёт белые и для первого хода бросает оба зара "
-                "заново, так что первым ходом может выпасть и дубль (L-4, L-5). В /settings "
-                "группа может включить вариант, где сразу играют числами жребия (V-3).\n"
-                "Короткие: выигравший жребий тут же ходит двумя выпавшими числами, без "
-                "переброса, поэтому первый ход не бывает дублем (S-4). Цвета просто "
-                "назначаются и держатся весь матч (S-3). Кто начинает следующие партии — "
-                "в теме «Матч» (M-16)."
+                "заново, так что первым ходом может выпасть и дубль (L-4, L-5). В /settings группа "
+                "может включить вариант, где сразу играют числами жребия (V-3).\n"
+                "Короткие: выигравший жребий тут же ходит двумя выпавшими числами, без переброса, "
+                "поэтому первый ход не бывает дублем (S-4). Цвета просто назначаются и держатся "
+                "весь матч (S-3). Кто начинает следующие партии — в теме «Матч»."
             ),
             en=(
-                "Each player rolls one die: the higher number starts, and equal numbers are "
-                "rolled again (C-12). After that you take turns (C-13).\n"
-                "Long nardy: the winner of the roll takes white and then rolls both dice "
-                "afresh for the first move, so it may even be a double (L-4, L-5). A group "
-                "can switch to playing the numbers of that first roll instead in /settings "
-                "(V-3).\n"
-                "Short nardy: the winner plays the two numbers just rolled, with no re-roll, "
-                "so the first move is never a double (S-4). Colours are simply assigned and "
-                "kept for the whole match (S-3). Who starts later games: see «Matches» "
-                "(M-16)."
+                "The first game opens with a roll: each player throws one die, the higher number "
+                "starts, and equal numbers are rolled again (C-12, M-16). After that you take "
+                "turns (C-13).\n"
+                "Long nardy: the winner of the roll takes white and then rolls both dice afresh "
+                "for the first move, so it may even be a double (L-4, L-5). A group can switch to "
+                "playing the numbers of that first roll instead in /settings (V-3).\n"
+                "Short nardy: the winner plays the two numbers just rolled, with no re-roll, so "
+                "the first move is never a double (S-4). Colours are simply assigned and kept for "
+                "the whole match (S-3). Who starts later games: see «Matches»."
             ),
         ),
         rule_ids=("C-12", "C-13", "L-4", "L-5", "S-3", "S-4", "M-16", "V-3"),
@@ -162,22 +158,22 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Как играть зарами; дубль (куш)", en="How the dice are played; doubles"),
         body=Text(
             ru=(
-                "Зары бросает бот (C-11). Каждый зар — это один шаг одной шашки ровно на "
-                "столько пунктов, сколько на нём выпало. При 5-3 вы ходите на 5 и на 3: одной "
-                "шашкой дважды или двумя шашками по разу, в любом порядке (C-14, C-16). "
-                "Делить зар или менять числа нельзя: из 5-3 не сделать 4+4 или 6+2 (C-15).\n"
+                "Зары бросает бот (C-11). Каждый зар — это один шаг одной шашки ровно на столько "
+                "пунктов, сколько на нём выпало. При 5-3 вы ходите на 5 и на 3: одной шашкой "
+                "дважды или двумя шашками по разу, в любом порядке (C-14, C-16). Делить зар или "
+                "менять числа нельзя: из 5-3 не сделать 4+4 или 6+2 (C-15).\n"
                 "Куш (дубль) — четыре шага на выпавшее число: при 3-3 это 3+3+3+3.\n"
-                "Если одна шашка идёт на сумму, она встаёт на промежуточный пункт, и там "
-                "тоже должно быть можно стоять (C-17)."
+                "Если одна шашка идёт на сумму, она делает остановку на промежуточном пункте, и "
+                "встать туда тоже должно быть можно (C-17)."
             ),
             en=(
-                "The bot rolls the dice for you (C-11). Each die is one step of one checker "
-                "by exactly the number shown. With 5-3 you move a 5 and a 3: one checker "
-                "twice or two checkers once each, in either order (C-14, C-16). You can't "
-                "split a die or swap numbers: 5-3 never becomes 4+4 or 6+2 (C-15).\n"
+                "The bot rolls the dice for you (C-11). Each die is one step of one checker by "
+                "exactly the number shown. With 5-3 you move a 5 and a 3: one checker twice or two "
+                "checkers once each, in either order (C-14, C-16). You can't split a die or swap "
+                "numbers: 5-3 never becomes 4+4 or 6+2 (C-15).\n"
                 "A double (kush) gives four steps of that number: 3-3 is 3+3+3+3.\n"
-                "When one checker moves the total, it stops on the point in between, and it "
-                "must be allowed to stand there too (C-17)."
+                "When one checker moves the total, it stops on the point in between, and it must "
+                "be allowed to stand there too (C-17)."
             ),
         ),
         rule_ids=("C-11", "C-14", "C-15", "C-16", "C-17"),
@@ -210,22 +206,22 @@ TOPICS: tuple[Topic, ...] = (
             ru=(
                 "Если есть хоть один разрешённый ход, ходить обязательно, даже себе во вред "
                 "(C-18). Если не может сдвинуться ни одна шашка, ход пропускается.\n"
-                "Число, которое сыграть нельзя, пропадает — говорят, зар «сгорает» (C-22). "
-                "Бот перебирает все способы сыграть бросок и оставляет только те, что "
-                "используют его по максимуму: оба зара, если получится, иначе больший, а из "
-                "куша — сколько влезет (C-19 … C-21, C-23).\n"
-                "Поэтому зар сгорает, когда шашке некуда встать, пункт занят или ход нарушил "
-                "бы правило головы либо запрет блока."
+                "Число, которое сыграть нельзя, пропадает — говорят, зар «сгорает» (C-22). Бот "
+                "перебирает все способы сыграть бросок и оставляет только те, что используют его "
+                "по максимуму: оба зара, если получится, иначе больший, а из куша — сколько влезет "
+                "(C-19 … C-21, C-23).\n"
+                "Поэтому зар сгорает, когда шашке некуда встать, пункт занят или ход нарушил бы "
+                "правило головы либо запрет блока."
             ),
             en=(
-                "If any legal move exists, you must make it, even when it hurts you (C-18). "
-                "If no checker can move at all, your turn passes.\n"
-                "A number that can't be played is lost; players say the die «burns» (C-22). "
-                "The bot lists every way to play your roll and keeps only those that use as "
-                "much of it as possible: both dice if you can, otherwise the larger one, and "
-                "as many steps of a double as fit (C-19 … C-21, C-23).\n"
-                "So a die burns when there is nowhere to land, the point is taken, or the "
-                "move would break the head rule or the six-block rule."
+                "If any legal move exists, you must make it, even when it hurts you (C-18). If no "
+                "checker can move at all, your turn passes.\n"
+                "A number that can't be played is lost; players say the die «burns» (C-22). The "
+                "bot lists every way to play your roll and keeps only those that use as much of it "
+                "as possible: both dice if you can, otherwise the larger one, and as many steps of "
+                "a double as fit (C-19 … C-21, C-23).\n"
+                "So a die burns when there is nowhere to land, the point is taken, or the move "
+                "would break the head rule or the six-block rule."
             ),
         ),
         rule_ids=("C-18", "C-19", "C-20", "C-21", "C-22", "C-23"),
@@ -258,26 +254,23 @@ TOPICS: tuple[Topic, ...] = (
         ),
         body=Text(
             ru=(
-                "Правило полного хода: если бросок можно сыграть целиком, выбирать нужно из "
-                "таких вариантов, даже если сыграть один зар было бы выгоднее (C-19).\n"
-                "Если вместе числа не проходят и годится любое из них по отдельности, "
-                "играется большее; меньшее играют, только когда большее не идёт совсем "
-                "(C-20).\n"
+                "Правило полного хода: если бросок можно сыграть целиком, выбирать нужно из таких "
+                "вариантов, даже если сыграть один зар было бы выгоднее (C-19).\n"
+                "Если вместе числа не проходят и годится любое из них по отдельности, играется "
+                "большее; меньшее играют, только когда большее не идёт совсем (C-20).\n"
                 "Из куша делаете столько шагов, сколько возможно, остальные сгорают (C-21).\n"
                 "Пример: выпало 6-5, но после любого из чисел второе сыграть некуда. Тогда "
                 "обязательно ходите на 6, а пятёрка сгорает."
             ),
             en=(
-                "The full-move rule: if the whole roll can be played, you must choose one of "
-                "the ways that does so, even if playing a single die would suit you better "
-                "(C-19).\n"
-                "If the two numbers can't both be played but either works alone, you play "
-                "the larger; the smaller is allowed only when the larger can't be played at "
-                "all (C-20).\n"
-                "With a double, make as many of the four steps as you can; the rest burn "
-                "(C-21).\n"
-                "Example: you roll 6-5, and whichever you play first, the other has nowhere "
-                "to go. Then you must play the 6, and the 5 burns."
+                "The full-move rule: if the whole roll can be played, you must choose one of the "
+                "ways that does so, even if playing a single die would suit you better (C-19).\n"
+                "If the two numbers can't both be played but either works alone, you play the "
+                "larger; the smaller is allowed only when the larger can't be played at all "
+                "(C-20).\n"
+                "With a double, make as many of the four steps as you can; the rest burn (C-21).\n"
+                "Example: you roll 6-5, and whichever you play first, the other has nowhere to go. "
+                "Then you must play the 6, and the 5 burns."
             ),
         ),
         rule_ids=("C-19", "C-20", "C-21"),
@@ -304,21 +297,21 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Куда можно встать (длинные)", en="Where can I land? (long nardy)"),
         body=Text(
             ru=(
-                "В длинных нардах шашки не бьют. Нельзя ставить шашку на пункт, где стоит "
-                "хотя бы одна шашка соперника, — ни в конце хода, ни на промежуточной "
-                "остановке (L-6, C-17). Перепрыгивать такие пункты можно: шестёркой шашка "
-                "перелетает через голову соперника, а вот закончить шаг на ней нельзя.\n"
-                "Шашки соперника могут стоять и у вас в доме: встать туда нельзя, но "
-                "выбрасывать они не мешают (L-7).\n"
+                "В длинных нардах шашки не бьют. Нельзя ставить шашку на пункт, где стоит хотя бы "
+                "одна шашка соперника, — ни в конце хода, ни на промежуточной остановке (L-6, "
+                "C-17). Перепрыгивать такие пункты можно: шестёркой шашка перелетает через голову "
+                "соперника, а вот закончить шаг на ней нельзя.\n"
+                "Шашки соперника могут стоять и у вас в доме: встать туда нельзя, но выбрасывать "
+                "они не мешают (L-7).\n"
                 "В коротких нардах правило другое — см. «Бой и блоты»."
             ),
             en=(
-                "Long nardy has no hitting. You may not put a checker on a point where even "
-                "one opponent checker stands, neither at the end of a move nor at a stop in "
-                "between (L-6, C-17). Jumping over such points is fine: a 6 can fly over the "
-                "opponent's head, but a step may not end on it.\n"
-                "Opponent checkers may also sit in your home: you can't land there, but they "
-                "never stop you bearing off (L-7).\n"
+                "Long nardy has no hitting. You may not put a checker on a point where even one "
+                "opponent checker stands, neither at the end of a move nor at a stop in between "
+                "(L-6, C-17). Jumping over such points is fine: a 6 can fly over the opponent's "
+                "head, but a step may not end on it.\n"
+                "Opponent checkers may also sit in your home: you can't land there, but they never "
+                "stop you bearing off (L-7).\n"
                 "Short nardy works differently: see «Hitting and blots»."
             ),
         ),
@@ -347,24 +340,22 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Правило головы", en="The head rule"),
         body=Text(
             ru=(
-                "Голова — ваш стартовый пункт (24), где в начале стоят все 15 шашек. За один "
-                "ход с головы можно снять не больше одной шашки (L-8). Снятая шашка может "
-                "пойти дальше на второй зар, а можно сыграть его любой шашкой, которая уже "
-                "в игре (L-9).\n"
-                "С дублем так же: в середине партии при 6-6 с головы уходит одна шашка, "
-                "даже если из-за этого часть шестёрок сгорит (L-14).\n"
-                "Исключение бывает только на самом первом ходу каждого игрока — см. "
-                "«Первый ход: две с головы»."
+                "Голова — ваш стартовый пункт (24), где в начале стоят все 15 шашек. За один ход с "
+                "головы можно снять не больше одной шашки (L-8). Снятая шашка может пойти дальше "
+                "на второй зар, а можно сыграть его любой шашкой, которая уже в игре (L-9).\n"
+                "С дублем так же: в середине партии при 6-6 с головы уходит одна шашка, даже если "
+                "из-за этого часть шестёрок сгорит (L-14).\n"
+                "Исключение бывает только на самом первом ходу каждого игрока — см. «Первый ход: "
+                "две с головы»."
             ),
             en=(
-                "The head is your starting point (24), where all 15 checkers begin. In one "
-                "turn at most one checker may leave the head (L-8). That checker may carry on "
-                "with the other die, or the other die may be played by any checker already "
-                "in play (L-9).\n"
-                "Doubles are no different: in mid-game a 6-6 still lets only one checker off "
-                "the head, even if some sixes burn as a result (L-14).\n"
-                "The only exception is each player's very first turn: see «First move: two "
-                "off the head»."
+                "The head is your starting point (24), where all 15 checkers begin. In one turn at "
+                "most one checker may leave the head (L-8). That checker may carry on with the "
+                "other die, or the other die may be played by any checker already in play (L-9).\n"
+                "Doubles are no different: in mid-game a 6-6 still lets only one checker off the "
+                "head, even if some sixes burn as a result (L-14).\n"
+                "The only exception is each player's very first turn: see «First move: two off the "
+                "head»."
             ),
         ),
         rule_ids=("L-8", "L-9", "L-14"),
@@ -390,24 +381,24 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Первый ход: две шашки с головы", en="First move: two off the head"),
         body=Text(
             ru=(
-                "На первом ходу с головы уходит одна шашка, поэтому она идёт на сумму: 5-4 — "
-                "это 24/15 (L-10). Исключение: первый бросок 6-6, 4-4 или 3-3 разрешает снять "
-                "вторую шашку, ведь одна упёрлась бы в голову соперника в 12 пунктах (L-11). "
-                "Но только если мешает именно голова: если соперник начал с 5-5 и его шашка "
-                "уже стоит на пути, при 4-4 вы снимаете одну, 24/20, и три четвёрки сгорают "
-                "(L-12). Если вторая шашка даёт сыграть больше, снять её обязательно (L-13). "
-                "Другие трактовки — любой дубль (V-4) или без условия о помехе (V-5) — "
-                "включаются в /settings."
+                "На первом ходу с головы уходит одна шашка, поэтому она идёт на сумму: 5-4 — это "
+                "24/15 (L-10). Исключение: первый бросок 6-6, 4-4 или 3-3 разрешает снять вторую "
+                "шашку, ведь одна упёрлась бы в голову соперника в 12 пунктах (L-11); при 6-6 это "
+                "24/18 дважды, а две шестёрки сгорают. Но только если мешает именно голова: если "
+                "соперник начал с 5-5 и его шашка уже стоит на пути, при 4-4 вы снимаете одну, "
+                "24/20, и три четвёрки сгорают (L-12). Если вторая шашка даёт сыграть больше, "
+                "снять её обязательно (L-13). Другие трактовки — любой дубль (V-4) или без условия "
+                "о помехе (V-5) — включаются в /settings."
             ),
             en=(
-                "On your first turn only one checker leaves the head, so it moves the total: "
-                "5-4 is 24/15 (L-10). Exception: a first roll of 6-6, 4-4 or 3-3 lets a "
-                "second checker off, because a lone one would run into the opponent's head "
-                "12 points away (L-11). Only when the head is what blocks it, though: if the "
-                "opponent opened 5-5 and has a checker in the way, your 4-4 moves one checker "
-                "24/20 and three fours burn (L-12). When the second checker lets you play "
-                "more, taking it is compulsory (L-13). Other readings, any double (V-4) or "
-                "no blocking condition (V-5), can be switched on in /settings."
+                "On your first turn only one checker leaves the head, so it moves the total: 5-4 "
+                "is 24/15 (L-10). Exception: a first roll of 6-6, 4-4 or 3-3 lets a second checker "
+                "off, because a lone one would run into the opponent's head 12 points away (L-11); "
+                "6-6 plays 24/18 twice and two sixes burn. Only when the head is what blocks it, "
+                "though: if the opponent opened 5-5 and has a checker in the way, your 4-4 moves "
+                "one checker 24/20 and three fours burn (L-12). When the second checker lets you "
+                "play more, taking it is compulsory (L-13). Other readings, any double (V-4) or no "
+                "blocking condition (V-5), can be switched on in /settings."
             ),
         ),
         rule_ids=("L-10", "L-11", "L-12", "L-13", "V-4", "V-5"),
@@ -435,25 +426,25 @@ TOPICS: tuple[Topic, ...] = (
         body=Text(
             ru=(
                 "В длинных нардах занять шесть пунктов подряд (блок, забор) можно, только если "
-                "хотя бы одна шашка соперника уже прошла дальше этого блока (L-15, L-16). "
-                "Для блока хватает одной шашки на пункте.\n"
-                "Бот проверяет это после каждого шага, так что нельзя даже мимоходом, "
-                "«пробегом», замкнуть шестёрку и тут же разомкнуть её тем же ходом (L-17). "
-                "Такой шаг просто запрещён, и его зар может сгореть (L-18).\n"
-                "Правило спорное: в /settings группа может разрешить блок «на проходе» (V-1) "
-                "или требовать, чтобы шашка соперника уже дошла до своего дома (V-2). В "
-                "коротких нардах шесть подряд ставить можно (S-18)."
+                "хотя бы одна шашка соперника уже прошла дальше этого блока (L-15, L-16). Для "
+                "блока хватает одной шашки на пункте.\n"
+                "Бот проверяет это после каждого шага, так что нельзя даже мимоходом, «пробегом», "
+                "замкнуть шесть пунктов и тут же разомкнуть их тем же ходом (L-17). Такой шаг "
+                "просто запрещён, и его зар может сгореть (L-18).\n"
+                "Правило спорное: в /settings группа может разрешить блок «на проходе» (V-1) или "
+                "требовать, чтобы шашка соперника уже дошла до своего дома (V-2). В коротких "
+                "нардах шесть подряд ставить можно (S-18)."
             ),
             en=(
-                "In long nardy you may hold six points in a row (a block, or prime) only if "
-                "at least one opponent checker has already got past it (L-15, L-16). One "
-                "checker per point is enough to make a block.\n"
-                "The bot checks this after every single step, so you can't close six even "
-                "for a moment «in passing» and open it again in the same turn (L-17). Such a "
+                "In long nardy you may hold six points in a row (a block, or prime) only if at "
+                "least one opponent checker has already got past it (L-15, L-16). One checker per "
+                "point is enough to make a block.\n"
+                "The bot checks this after every single step, so you can't close six points even "
+                "for a moment «in passing» and open them again in the same turn (L-17). Such a "
                 "step is simply illegal, and its die may burn (L-18).\n"
-                "Players disagree here: in /settings a group can allow passing blocks (V-1) "
-                "or demand that an opponent checker has reached its home (V-2). In short "
-                "nardy six in a row is allowed (S-18)."
+                "Players disagree here: in /settings a group can allow passing blocks (V-1) or "
+                "demand that an opponent checker has reached its home (V-2). In short nardy six in "
+                "a row is allowed (S-18)."
             ),
         ),
         rule_ids=("L-15", "L-16", "L-17", "L-18", "V-1", "V-2", "S-18"),
@@ -480,22 +471,22 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Запертая шашка", en="Locked checkers"),
         body=Text(
             ru=(
-                "Шашка заперта, если соперник занял все шесть пунктов прямо перед ней: она "
-                "не сдвинется, пока один из них не освободится (L-19). Если не может пойти ни "
-                "одна шашка, зары пропадают, и ход переходит к сопернику (C-18).\n"
-                "В длинных такой блок законен, только пока хотя бы одна ваша шашка уже "
-                "прошла дальше него (L-16), поэтому запереть все 15 нельзя.\n"
-                "В коротких шесть закрытых пунктов подряд — обычное дело, и шашка за ними "
-                "просто ждёт (S-18)."
+                "Шашка заперта, если соперник занял все шесть пунктов прямо перед ней: она не "
+                "сдвинется, пока один из них не освободится (L-19). Если не может пойти ни одна "
+                "шашка, зары пропадают, и ход переходит к сопернику (C-18).\n"
+                "В длинных такой блок законен, только пока хотя бы одна ваша шашка уже прошла "
+                "дальше него (L-16), поэтому запереть все 15 нельзя.\n"
+                "В коротких шесть закрытых пунктов подряд — обычное дело, и шашка за ними просто "
+                "ждёт (S-18)."
             ),
             en=(
-                "A checker is locked when the opponent holds all six points right in front of "
-                "it: it can't move until one of them opens (L-19). If none of your checkers "
-                "can move, the dice are lost and the turn passes (C-18).\n"
-                "In long nardy such a block is legal only while at least one of your checkers "
-                "is already past it (L-16), so all 15 can never be shut in.\n"
-                "In short nardy six closed points in a row are normal play, and a checker "
-                "behind them just waits (S-18)."
+                "A checker is locked when the opponent holds all six points right in front of it: "
+                "it can't move until one of them opens (L-19). If none of your checkers can move, "
+                "the dice are lost and the turn passes (C-18).\n"
+                "In long nardy such a block is legal only while at least one of your checkers is "
+                "already past it (L-16), so all 15 can never be shut in.\n"
+                "In short nardy six closed points in a row are normal play, and a checker behind "
+                "them just waits (S-18)."
             ),
         ),
         rule_ids=("L-19", "C-18", "L-16", "S-18"),
@@ -520,23 +511,21 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Бой и блоты (короткие)", en="Hitting and blots (short nardy)"),
         body=Text(
             ru=(
-                "Только в коротких нардах. Вставать можно на любой пункт, кроме того, где "
-                "две или больше шашки соперника (S-5). Одинокая шашка на пункте — блот "
-                "(S-6). Встали на чужой блот — он побит и отправляется на бар (S-7). Блот "
-                "бьётся и промежуточной остановкой на нём, а если его просто перепрыгнуть — "
-                "нет (S-8).\n"
-                "После удара можно прикрыть свою шашку второй, идти той же шашкой дальше или "
-                "даже выбросить шашку тем же ходом (S-9). Бить не обязательно (S-10).\n"
+                "Только в коротких нардах. Вставать можно на любой пункт, кроме того, где две или "
+                "больше шашки соперника (S-5). Одинокая шашка на пункте — блот (S-6). Встали на "
+                "чужой блот — он побит и отправляется на бар (S-7). Блот бьётся и промежуточной "
+                "остановкой на нём, а если его просто перепрыгнуть — нет (S-8).\n"
+                "После удара можно прикрыть свою шашку второй, идти той же шашкой дальше или даже "
+                "выбросить шашку тем же ходом (S-9). Бить не обязательно (S-10).\n"
                 "В длинных нардах шашки не бьют — см. «Куда можно встать»."
             ),
             en=(
                 "Short nardy only. You may land on any point except one holding two or more "
-                "opponent checkers (S-5). A lone checker on a point is a blot (S-6). Land on "
-                "an opponent's blot and it is hit and goes to the bar (S-7). A stop on it "
-                "between two dice hits it too; jumping over it does not (S-8).\n"
-                "After a hit you may cover your checker with another, carry on with the same "
-                "one, or even bear off in the same turn (S-9). Hitting is never compulsory "
-                "(S-10).\n"
+                "opponent checkers (S-5). A lone checker on a point is a blot (S-6). Land on an "
+                "opponent's blot and it is hit and goes to the bar (S-7). A stop on it between two "
+                "dice hits it too; jumping over it does not (S-8).\n"
+                "After a hit you may cover your checker with another, carry on with the same one, "
+                "or even bear off in the same turn (S-9). Hitting is never compulsory (S-10).\n"
                 "Long nardy has no hitting: see «Where can I land?»."
             ),
         ),
@@ -563,24 +552,24 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Бар и ввод шашек (короткие)", en="The bar and entering (short nardy)"),
         body=Text(
             ru=(
-                "Побитая шашка ждёт на баре. Пока она там, другие шашки двигать нельзя: "
-                "сначала её надо ввести, «зарядиться» (S-11). Вход — в дом соперника: зар d "
-                "ставит шашку на его пункт d, то есть ваш 25−d, если там меньше двух его "
-                "шашек, а блот при этом бьётся (S-12).\n"
-                "Каждый зар — отдельный вход, складывать числа нельзя (S-13, S-14). Не "
-                "входит ни на один зар — пропадает весь ход; из двух шашек на баре вошла "
-                "одна — второй зар сгорает (S-15). Когда все вошли, остаток броска играется "
-                "любой шашкой, даже только что вошедшей (S-16, S-17)."
+                "Побитая шашка ждёт на баре. Пока она там, другие шашки двигать нельзя: сначала её "
+                "надо ввести, «зарядиться» (S-11). Вход — в дом соперника: с 2 шашка встаёт на ваш "
+                "23-й пункт (его 2-й), с 5 — на ваш 20-й, то есть зар d ведёт на 25−d. Пункт "
+                "должен быть открыт: меньше двух его шашек, а блот там бьётся (S-12).\n"
+                "Каждый зар — отдельный вход, складывать числа нельзя (S-13, S-14). Не входит ни "
+                "на один зар — пропадает весь ход; из двух шашек на баре вошла одна — второй зар "
+                "сгорает (S-15). Когда все вошли, остаток броска играется любой шашкой, даже "
+                "только что вошедшей (S-16, S-17)."
             ),
             en=(
-                "A hit checker waits on the bar. While it is there you may move nothing "
-                "else: bring it back in first (S-11). It enters in the opponent's home: a "
-                "die d puts it on their point d, which is your 25−d, provided fewer than two "
-                "of their checkers stand there; a blot there is hit (S-12).\n"
-                "Each die is a separate entry, and the dice can't be added up (S-13, S-14). "
-                "If no die lets it in, the whole turn is lost; if only one of two bar "
-                "checkers gets in, the other die burns (S-15). Once all are in, the rest of "
-                "the roll may move any checker, even the one that just entered (S-16, S-17)."
+                "A hit checker waits on the bar. While it is there you may move nothing else: "
+                "bring it back in first (S-11). It enters in the opponent's home: a 2 puts it on "
+                "your point 23 (their 2), a 5 on your 20, so die d leads to 25−d. The point must "
+                "be open, with fewer than two of their checkers; a blot there is hit (S-12).\n"
+                "Each die is a separate entry, and the dice can't be added up (S-13, S-14). If no "
+                "die lets it in, the whole turn is lost; if only one of two bar checkers gets in, "
+                "the other die burns (S-15). Once all are in, the rest of the roll may move any "
+                "checker, even the one that just entered (S-16, S-17)."
             ),
         ),
         rule_ids=("S-11", "S-12", "S-13", "S-14", "S-15", "S-16", "S-17"),
@@ -606,23 +595,22 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Когда можно выбрасывать", en="When may I bear off?"),
         body=Text(
             ru=(
-                "Выбрасывать шашки (выброс) можно, только когда все ваши шашки, что ещё на "
-                "доске, собраны в доме — на пунктах 1–6 (C-24). В коротких вдобавок ни одной "
-                "не должно быть на баре; если вашу шашку побили во время выброса, сначала "
-                "верните её домой (S-19, S-20).\n"
-                "Бот проверяет это перед каждым шагом: если последняя шашка зашла в дом "
-                "одним заром, другим можно выбрасывать уже в этом же ходу (C-31). Кто "
-                "привык ждать следующего хода, может включить это в /settings (V-7).\n"
+                "Выбрасывать шашки (выброс) можно, только когда все ваши шашки, что ещё на доске, "
+                "собраны в доме — на пунктах 1–6 (C-24). В коротких вдобавок ни одной не должно "
+                "быть на баре; если вашу шашку побили во время выброса, сначала верните её домой "
+                "(S-19, S-20).\n"
+                "Бот проверяет это перед каждым шагом: если последняя шашка зашла в дом одним "
+                "заром, другим можно выбрасывать уже в этом же ходу (C-31). Если в вашей группе "
+                "принято ждать следующего хода, включите это в /settings (V-7).\n"
                 "Как играть каждым заром — в теме «Выброс: подробности»."
             ),
             en=(
-                "You may start bearing off only when every checker you still have on the "
-                "board is in your home, points 1–6 (C-24). In short nardy none may be on the "
-                "bar either; if one of yours is hit while you bear off, bring it back home "
-                "first (S-19, S-20).\n"
-                "The bot checks this before each step: if your last checker comes home with "
-                "one die, the other die may bear off in that same turn (C-31). Groups who "
-                "wait for the next turn can switch that on in /settings (V-7).\n"
+                "You may start bearing off only when every checker you still have on the board is "
+                "in your home, points 1–6 (C-24). In short nardy none may be on the bar either; if "
+                "one of yours is hit while you bear off, bring it back home first (S-19, S-20).\n"
+                "The bot checks this before each step: if your last checker comes home with one "
+                "die, the other die may bear off in that same turn (C-31). Groups who wait for the "
+                "next turn can switch that on in /settings (V-7).\n"
                 "How each die is used: see «Bearing off: details»."
             ),
         ),
@@ -650,26 +638,26 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Выброс: подробности", en="Bearing off: details"),
         body=Text(
             ru=(
-                "Зар выбрасывает шашку с пункта того же номера (C-25). Если там пусто, а "
-                "выше шашек нет, снимается шашка с самого старшего занятого пункта (C-26). "
-                "Если выше шашки есть, этим заром нужно сходить внутри дома, а если и это "
-                "невозможно, зар сгорает (C-27). Пример: шашки только на 4-м, выпало 4-3 — "
-                "четвёркой снимаете одну, тройкой ходите 4/1 (L-21). Вместо выброса всегда "
-                "можно сходить внутри дома (C-28, S-21). Одна шашка может использовать оба "
-                "зара, а куш снимает до четырёх шашек (C-29, C-30).\n"
-                "В длинных шашка соперника у вас в доме может перекрыть такой ход (L-23). "
-                "Порядок зар выбираете вы: «сначала меньший» — не правило (S-22)."
+                "Зар выбрасывает шашку с пункта того же номера (C-25). Если там пусто, а выше "
+                "шашек нет, снимается шашка с самого старшего занятого пункта (C-26). Если выше "
+                "шашки есть, этим заром нужно сходить внутри дома, а если и это невозможно, зар "
+                "сгорает (C-27). Пример: шашки только на 4-м, выпало 4-3 — четвёркой снимаете "
+                "одну, тройкой ходите 4/1 (L-21). Вместо выброса всегда можно сходить внутри дома "
+                "(C-28, S-21). Одна шашка может использовать оба зара, а куш снимает до четырёх "
+                "шашек (C-29, C-30).\n"
+                "В длинных ход внутри дома может упереться в шашку соперника, стоящую у вас в доме "
+                "(L-23). Порядок зар выбираете вы: «сначала меньший» — не правило (S-22)."
             ),
             en=(
-                "A die bears off a checker from the point with the same number (C-25). If "
-                "that point is empty and nothing stands higher, it takes a checker from your "
-                "highest occupied point (C-26). If checkers stand higher, the die must move "
-                "one of them inside home, and if it can't, it burns (C-27). Example: checkers "
-                "only on 4, roll 4-3: the 4 takes one off, the 3 plays 4/1 (L-21). You may "
-                "always move inside home instead of bearing off (C-28, S-21). One checker may "
-                "use both dice, and a double takes off up to four (C-29, C-30).\n"
-                "In long nardy an opponent checker in your home can block such a move "
-                "(L-23). The order of the dice is yours: «lower die first» is not a rule "
+                "A die bears off a checker from the point with the same number (C-25). If that "
+                "point is empty and nothing stands higher, it takes a checker from your highest "
+                "occupied point (C-26). If checkers stand higher, the die must move one of them "
+                "inside home, and if it can't, it burns (C-27). Example: checkers only on 4, roll "
+                "4-3: the 4 takes one off, the 3 plays 4/1 (L-21). You may always move inside home "
+                "instead of bearing off (C-28, S-21). One checker may use both dice, and a double "
+                "takes off up to four (C-29, C-30).\n"
+                "In long nardy a move inside home can be blocked by an opponent checker standing "
+                "there (L-23). The order of the dice is yours: «lower die first» is not a rule "
                 "(S-22)."
             ),
         ),
@@ -706,22 +694,22 @@ TOPICS: tuple[Topic, ...] = (
         ),
         body=Text(
             ru=(
-                "Частый спорный случай: последняя шашка вне дома стоит на 7, выпало 6-1, а "
-                "ваш пункт 1 занят соперником. Шестёрку первой не сыграть (7/1 занято), "
-                "поэтому шашка заходит единицей: 7/6.\n"
+                "Частый спорный случай: последняя шашка вне дома стоит на 7, выпало 6-1, а ваш "
+                "пункт 1 занят соперником. Шестёрку первой не сыграть (7/1 занято), поэтому шашка "
+                "заходит единицей: 7/6.\n"
                 "По умолчанию бот разрешает выбрасывать в том же ходу, так что шестёркой вы "
                 "снимаете шашку с 6-го пункта, и ничего не сгорает (L-24, C-31).\n"
-                "Во многих описаниях здесь «старший сгорает»: это правило «выбрасывать "
-                "только со следующего хода», его группа может включить в /settings (V-7)."
+                "Во многих описаниях здесь «старший сгорает»: это правило «выбрасывать только со "
+                "следующего хода», его группа может включить в /settings (V-7)."
             ),
             en=(
-                "A well-known disputed case: your last checker outside home is on 7, you "
-                "roll 6-1, and the opponent holds your point 1. The 6 can't go first (7/1 is "
-                "taken), so the 1 brings the checker in: 7/6.\n"
-                "By default the bot lets you bear off in the same turn, so the 6 takes a "
-                "checker off point 6 and nothing burns (L-24, C-31).\n"
-                "Many texts say «the larger die burns» here: that is the rule «bear off only "
-                "from the next turn», which a group can switch on in /settings (V-7)."
+                "A well-known disputed case: your last checker outside home is on 7, you roll 6-1, "
+                "and the opponent holds your point 1. The 6 can't go first (7/1 is taken), so the "
+                "1 brings the checker in: 7/6.\n"
+                "By default the bot lets you bear off in the same turn, so the 6 takes a checker "
+                "off point 6 and nothing burns (L-24, C-31).\n"
+                "Many texts say «the larger die burns» here: that is the rule «bear off only from "
+                "the next turn», which a group can switch on in /settings (V-7)."
             ),
         ),
         rule_ids=("L-24", "C-31", "V-7"),
@@ -747,24 +735,22 @@ TOPICS: tuple[Topic, ...] = (
         body=Text(
             ru=(
                 "Партия кончается, как только кто-то выбросил свою 15-ю шашку (C-32).\n"
-                "Длинные: оин — 1 очко, если проигравший успел выбросить хоть одну шашку; "
-                "марс — 2 очка, если ни одной (M-1, M-2). Кокса в длинных по умолчанию нет "
-                "(M-3); «домашний марс»/кокс ×3 (V-8) и «очки = оставшиеся шашки» (V-9) "
-                "можно выбрать в /settings.\n"
+                "Длинные: оин — 1 очко, если проигравший успел выбросить хоть одну шашку; марс — 2 "
+                "очка, если ни одной (M-1, M-2). Кокса в длинных по умолчанию нет (M-3); «домашний "
+                "марс»/кокс ×3 (V-8) и «очки = оставшиеся шашки» (V-9) можно выбрать в /settings.\n"
                 "Короткие: обычная победа — 1, марс (гаммон) — 2, если проигравший ничего не "
-                "выбросил, кокс (бэкгаммон) — 3, если вдобавок его шашка ещё на баре или в "
-                "доме победителя. Всё умножается на куб (M-4 … M-7)."
+                "выбросил, кокс (бэкгаммон) — 3, если вдобавок его шашка ещё на баре или в доме "
+                "победителя. Всё умножается на куб (M-4 … M-7)."
             ),
             en=(
                 "A game ends the moment a player bears off their 15th checker (C-32).\n"
-                "Long nardy: oin is 1 point if the loser has borne off at least one checker; "
-                "mars is 2 if none (M-1, M-2). There is no koks in long nardy by default "
-                "(M-3); «home mars»/koks ×3 (V-8) and «points = checkers left» (V-9) can be "
-                "chosen in /settings.\n"
+                "Long nardy: oin is 1 point if the loser has borne off at least one checker; mars "
+                "is 2 if none (M-1, M-2). There is no koks in long nardy by default (M-3); «home "
+                "mars»/koks ×3 (V-8) and «points = checkers left» (V-9) can be chosen in "
+                "/settings.\n"
                 "Short nardy: a single win is 1, mars (gammon) 2 if the loser has borne off "
-                "nothing, koks (backgammon) 3 if, on top of that, one of their checkers is "
-                "still on the bar or in the winner's home. All of it is times the cube "
-                "(M-4 … M-7)."
+                "nothing, koks (backgammon) 3 if, on top of that, one of their checkers is still "
+                "on the bar or in the winner's home. All of it is times the cube (M-4 … M-7)."
             ),
         ),
         rule_ids=(
@@ -795,26 +781,25 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Куб удвоения", en="The doubling cube"),
         body=Text(
             ru=(
-                "Куб удвоения («даве») поднимает ставку: 1, затем 2, 4, 8 и так до 64 "
-                "(M-8, M-12). Предложить удвоение можно только в начале своего хода, "
-                "до броска (M-9). Принял соперник — ставка удваивается, куб переходит к нему, "
-                "и переудвоить теперь может только он (M-10). Отказался — партия сразу "
-                "окончена, и он теряет текущую ставку, без марса и кокса (M-11). Итог партии "
-                "умножается на куб (M-13).\n"
-                "В коротких куб по умолчанию включён, в длинных выключен, пока его не "
-                "включат в /settings (M-14). Там же правило Кроуфорда для матчей (V-16); "
-                "правила Якоби (V-17) в боте нет."
+                "Куб удвоения («даве») поднимает ставку: 1, затем 2, 4, 8 и так до 64 (M-8, M-12). "
+                "Предложить удвоение можно только в начале своего хода, до броска (M-9). Принял "
+                "соперник — ставка удваивается, куб переходит к нему, и переудвоить теперь может "
+                "только он (M-10). Отказался — партия сразу окончена, и он теряет текущую ставку, "
+                "без марса и кокса (M-11). Итог партии умножается на куб (M-13).\n"
+                "В коротких куб по умолчанию включён, в длинных выключен, пока его не включат в "
+                "/settings (M-14). Там же правило Кроуфорда для матчей (V-16); правила Якоби "
+                "(V-17) в боте нет."
             ),
             en=(
-                "The doubling cube (dave) raises the stake: 1, then 2, 4, 8 and so on up to "
-                "64 (M-8, M-12). You may offer a double only at the start of your own turn, "
-                "before rolling (M-9). If the opponent takes, the stake doubles and the cube "
-                "is theirs: only they may redouble later (M-10). If they drop, the game ends "
-                "at once and they lose the current stake, with no mars or koks (M-11). The "
-                "game's result is multiplied by the cube (M-13).\n"
+                "The doubling cube (dave) raises the stake: 1, then 2, 4, 8 and so on up to 64 "
+                "(M-8, M-12). You may offer a double only at the start of your own turn, before "
+                "rolling (M-9). If the opponent takes, the stake doubles and the cube is theirs: "
+                "only they may redouble later (M-10). If they drop, the game ends at once and they "
+                "lose the current stake, with no mars or koks (M-11). The game's result is "
+                "multiplied by the cube (M-13).\n"
                 "It is on by default in short nardy and off in long nardy unless enabled in "
-                "/settings (M-14), where the Crawford rule for matches lives too (V-16). The "
-                "bot has no Jacoby rule (V-17)."
+                "/settings (M-14), where the Crawford rule for matches lives too (V-16). The bot "
+                "has no Jacoby rule (V-17)."
             ),
         ),
         rule_ids=(
@@ -842,24 +827,24 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Матч и следующая партия", en="Matches and the next game"),
         body=Text(
             ru=(
-                "Матч — серия партий, очки которых складываются. Побеждает тот, кто первым "
-                "набрал оговорённые N очков; лишнее сверх N не считается (M-15, M-21). "
-                "Первую партию решает жребий (M-16).\n"
-                "Длинные: в каждой следующей партии цвета меняются — кто играл чёрными, "
-                "берёт белые и начинает (M-17). По некоторым турнирным правилам начинает "
-                "победитель прошлой партии; группа может выбрать это в /settings (V-12).\n"
+                "Матч — серия партий, очки которых складываются. Побеждает тот, кто первым набрал "
+                "оговорённые N очков; лишнее сверх N не считается (M-15, M-21). Первую партию "
+                "решает жребий (M-16).\n"
+                "Длинные: в каждой следующей партии цвета меняются — кто играл чёрными, берёт "
+                "белые и начинает (M-17). По некоторым турнирным правилам начинает победитель "
+                "прошлой партии; группа может выбрать это в /settings (V-12).\n"
                 "Короткие: каждая партия начинается с нового розыгрыша первого хода, цвета "
                 "остаются прежними (M-18)."
             ),
             en=(
-                "A match is a series of games whose points add up. The first to reach the "
-                "agreed N points wins; anything above N doesn't count (M-15, M-21). The first "
-                "game is decided by the opening roll (M-16).\n"
-                "Long nardy: colours swap for every next game, and whoever had black takes "
-                "white and starts (M-17). Some tournament rules let the previous winner start "
-                "instead; a group can pick that in /settings (V-12).\n"
-                "Short nardy: every game opens with a fresh roll for the first move, and "
-                "colours stay as they were (M-18)."
+                "A match is a series of games whose points add up. The first to reach the agreed N "
+                "points wins; anything above N doesn't count (M-15, M-21). The first game is "
+                "decided by the opening roll (M-16).\n"
+                "Long nardy: colours swap for every next game, and whoever had black takes white "
+                "and starts (M-17). Some tournament rules let the previous winner start instead; a "
+                "group can pick that in /settings (V-12).\n"
+                "Short nardy: every game opens with a fresh roll for the first move, and colours "
+                "stay as they were (M-18)."
             ),
         ),
         rule_ids=("M-15", "M-16", "M-17", "M-18", "M-21", "V-12"),
@@ -886,23 +871,22 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Сдаться; ничья", en="Resigning; draws"),
         body=Text(
             ru=(
-                "Сдаться можно в любой момент. Соперник получает то, что показывает доска в "
-                "этот миг, будто он уже закончил: в длинных оин или марс, в коротких ещё и "
-                "кокс, и всё это умножается на куб (M-19). В /settings группа может "
-                "засчитывать любую сдачу как простой оин (V-10).\n"
-                "Ничьих по умолчанию нет: побеждает тот, кто первым выбросил все 15 шашек, "
-                "даже если второму хватило бы одного броска (M-20). «Право последнего "
-                "броска», когда чёрные ходят ещё раз и могут свести партию вничью, бот пока "
-                "не предлагает (V-11)."
+                "Сдаться можно в любой момент. Соперник получает то, что показывает доска в этот "
+                "миг, будто он уже закончил: в длинных оин или марс, в коротких ещё и кокс, и всё "
+                "это умножается на куб (M-19). В /settings группа может засчитывать любую сдачу "
+                "как простой оин (V-10).\n"
+                "Ничьих по умолчанию нет: побеждает тот, кто первым выбросил все 15 шашек, даже "
+                "если второму хватило бы одного броска (M-20). «Право последнего броска», когда "
+                "чёрные ходят ещё раз и могут свести партию вничью, бот пока не предлагает (V-11)."
             ),
             en=(
-                "You may resign at any moment. Your opponent then scores what the board "
-                "shows right now, as if they had just finished: oin or mars in long nardy, "
-                "koks as well in short, all times the cube (M-19). A group can make every "
-                "resignation count as a plain oin in /settings (V-10).\n"
-                "There are no draws by default: whoever bears off all 15 first wins, even if "
-                "the other needed just one more roll (M-20). The «last roll» rule, where "
-                "black gets one more turn and may draw, is not offered yet (V-11)."
+                "You may resign at any moment. Your opponent then scores what the board shows "
+                "right now, as if they had just finished: oin or mars in long nardy, koks as well "
+                "in short, all times the cube (M-19). A group can make every resignation count as "
+                "a plain oin in /settings (V-10).\n"
+                "There are no draws by default: whoever bears off all 15 first wins, even if the "
+                "other needed just one more roll (M-20). The «last roll» rule, where black gets "
+                "one more turn and may draw, is not offered yet (V-11)."
             ),
         ),
         rule_ids=("M-19", "M-20", "V-10", "V-11"),
@@ -926,22 +910,22 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Другие разновидности нард", en="Other nardy variants"),
         body=Text(
             ru=(
-                "Встречаются и другие игры: «бешеный гюльбар», где после дубля идут пары "
-                "ходов на каждое следующее число вплоть до шестёрки (V-13); «бешеные нарды» — "
-                "своя цепочка дублей с дополнительным броском (V-14); «шесть-один», от "
-                "которого дошло только название (V-15).\n"
+                "Встречаются и другие игры: «бешеный гюльбар», где после дубля идут пары ходов на "
+                "каждое следующее число вплоть до шестёрки (V-13); «бешеные нарды» — своя цепочка "
+                "дублей с дополнительным броском (V-14); «шесть-один», от которого дошло только "
+                "название (V-15).\n"
                 "В их описаниях много пробелов: сколько ходов даёт каждый дубль, действуют ли "
                 "правило головы и запрет блока. Поэтому бот их пока не предлагает и играет "
                 "классические длинные и короткие нарды."
             ),
             en=(
-                "You may hear of other games: «crazy gulbara», where a double is followed by "
-                "pairs of moves with each higher number up to six (V-13); «crazy nardy», a "
-                "different chain of doubles with a bonus roll (V-14); and «six-one», known "
-                "only by its name (V-15).\n"
-                "Their descriptions leave too much open: how many moves each double gives, "
-                "whether the head and block rules apply. So the bot doesn't offer them for "
-                "now and plays classic long and short nardy."
+                "You may hear of other games: «crazy gulbara», where a double is followed by pairs "
+                "of moves with each higher number up to six (V-13); «crazy nardy», a different "
+                "chain of doubles with a bonus roll (V-14); and «six-one», known only by its name "
+                "(V-15).\n"
+                "Their descriptions leave too much open: how many moves each double gives, whether "
+                "the head and block rules apply. So the bot doesn't offer them for now and plays "
+                "classic long and short nardy."
             ),
         ),
         rule_ids=("V-13", "V-14", "V-15"),
@@ -964,18 +948,18 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Пипсы", en="Pip count"),
         body=Text(
             ru=(
-                "Пипсы — сколько ещё предстоит пройти всем вашим шашкам. Сложите номера "
-                "пунктов, где они стоят (по шашке), а шашку на баре считайте за 25 (C-6). "
-                "Чем меньше сумма, тем ближе финиш.\n"
-                "В начале длинных нард у каждого 360 (15 × 24), в коротких — 167. "
-                "Сравнив пипсы, легко понять, кто впереди в гонке."
+                "Пипсы — сколько ещё предстоит пройти всем вашим шашкам. Возьмите для каждой шашки "
+                "номер её пункта и сложите всё; шашка на баре считается за 25 (C-6). Чем меньше "
+                "сумма, тем ближе финиш.\n"
+                "В начале длинных нард у каждого 360 (15 × 24), в коротких — 167. Сравнив пипсы, "
+                "легко понять, кто впереди в гонке."
             ),
             en=(
-                "Your pip count is how far all your checkers still have to travel: add up "
-                "the point number of every checker, counting 25 for one on the bar (C-6). "
-                "The lower the total, the closer you are to finishing.\n"
-                "At the start each side has 360 in long nardy (15 × 24) and 167 in short "
-                "nardy. Comparing counts shows who is ahead in the race."
+                "Your pip count is how far all your checkers still have to travel: add up the "
+                "point number of every checker, counting 25 for one on the bar (C-6). The lower "
+                "the total, the closer you are to finishing.\n"
+                "At the start each side has 360 in long nardy (15 × 24) and 167 in short nardy. "
+                "Comparing counts shows who is ahead in the race."
             ),
         ),
         rule_ids=("C-6",),
@@ -995,20 +979,20 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Правила живой доски", en="Rules only for a real board"),
         body=Text(
             ru=(
-                "Часть правил нужна только за настоящей доской. Зары бросает сам бот, честно "
-                "и случайно, так что кубик не встанет косо, не вылетит с доски, и "
-                "перебрасывать нечего (C-11).\n"
-                "«Взялся — ходи» и «поправляю» здесь не действуют: шаги можно отменять, пока "
-                "вы не подтвердили ход. Неправильный ход бот просто не примет, и соперник не "
-                "может согласиться на него вместо правильного (C-33)."
+                "Часть правил нужна только за настоящей доской. Зары бросает сам бот, честно и "
+                "случайно, так что кубик не встанет косо, не вылетит с доски, и перебрасывать "
+                "нечего (C-11).\n"
+                "«Взялся — ходи» и «поправляю» здесь не действуют: шаги можно отменять, пока вы не "
+                "подтвердили ход. Неправильный ход бот просто не примет, и соперник не может "
+                "согласиться на него вместо правильного (C-33)."
             ),
             en=(
-                "Some rules only matter at a real board. The bot rolls the dice itself, "
-                "fairly and at random, so no die can land tilted or fly off the board, and "
-                "there is nothing to re-roll (C-11).\n"
-                "Touch-move and «j'adoube» don't apply: you can undo your steps until you "
-                "confirm the turn. An illegal move is simply refused, and the opponent "
-                "can't agree to accept it instead of a legal one (C-33)."
+                "Some rules only matter at a real board. The bot rolls the dice itself, fairly and "
+                "at random, so no die can land tilted or fly off the board, and there is nothing "
+                "to re-roll (C-11).\n"
+                "Touch-move and «j'adoube» don't apply: you can undo your steps until you confirm "
+                "the turn. An illegal move is simply refused, and the opponent can't agree to "
+                "accept it instead of a legal one (C-33)."
             ),
         ),
         rule_ids=("C-11", "C-33"),
@@ -1035,25 +1019,25 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Слова из стратегии", en="Strategy words"),
         body=Text(
             ru=(
-                "Это слова стратегии, а не правила. «Забор» — 3–6 занятых пунктов рядом; "
-                "шесть подряд — уже полный блок (L-19). «Мостик» — шашка, которая не даёт "
-                "сопернику достроить такой блок; не путайте с «мостом», как иногда называют "
-                "сам блок. «Столбик» — три и больше шашки на одном пункте. «Авант» и "
-                "«трамплин» у Ахундова — шашки, готовящие занятие пункта дальше по пути. "
-                "«Запас ходов» и «дефицит» — про темп: сколько свободных ходов осталось до "
-                "того, как придётся ломать позицию. «Поставить на голову» — просто "
-                "поставить шашку на свою, к правилу головы не относится (C-3)."
+                "Это слова стратегии, а не правила. «Забор» — 3–6 занятых пунктов рядом; шесть "
+                "подряд — уже полный блок (L-19). «Мостик» — шашка, которая не даёт сопернику "
+                "достроить такой блок; не путайте с «мостом», как иногда называют сам блок. "
+                "«Столбик» — три и больше шашки на одном пункте. «Авант» и «трамплин» у Ахундова — "
+                "шашки, готовящие занятие пункта дальше по пути. «Запас ходов» и «дефицит» — про "
+                "темп: сколько свободных ходов осталось до того, как придётся ломать позицию. "
+                "«Поставить на голову» — просто поставить шашку на свою, к правилу головы не "
+                "относится (C-3)."
             ),
             en=(
-                "These are strategy words, not rules. A «zabor» (fence) is 3–6 adjacent "
-                "points held; six in a row is a full block (L-19). A «mostik» is a checker "
-                "placed so the opponent can't complete such a block; don't mix it up with "
-                "«most», which some use for the block itself. A «stolbik» is a stack of three "
-                "or more checkers on one point. Akhundov's «avant» and «tramplin» are "
-                "checkers that prepare to take a point further on. «Spare moves» and «move "
-                "shortage» are about timing: how many free moves you have before you must "
-                "break your position. «Putting on the head» just means stacking on your own "
-                "checker; it has nothing to do with the head rule (C-3)."
+                "These are strategy words, not rules. A «zabor» (fence) is 3–6 adjacent points "
+                "held; six in a row is a full block (L-19). A «mostik» is a checker placed so the "
+                "opponent can't complete such a block; don't mix it up with «most», which some use "
+                "for the block itself. A «stolbik» is a stack of three or more checkers on one "
+                "point. Akhundov's «avant» and «tramplin» are checkers that prepare to take a "
+                "point further on. «Spare moves» and «move shortage» are about timing: how many "
+                "free moves you have before you must break your position. «Putting on the head» "
+                "just means stacking on your own checker; it has nothing to do with the head rule "
+                "(C-3)."
             ),
         ),
         rule_ids=("L-19", "C-3"),
