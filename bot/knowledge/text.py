@@ -115,8 +115,9 @@ _SYNONYMS = {
 
 def _synonym(word: str) -> str:
     """Replace a word by the one the keyword lists use for the same thing."""
-    if word.startswith("фишк") or word.startswith("фишек"):
-        return "шашк" + word[4:] if word.startswith("фишк") else "шашек" + word[5:]
+    for old, new in (("фишк", "шашк"), ("фишек", "шашек")):
+        if word.startswith(old):
+            return new + word[len(old) :]
     return _SYNONYMS.get(word, word)
 
 
@@ -127,6 +128,7 @@ def tokenize(text: str) -> Tokens:
     number 8, and "6-6" or «шесть-шесть» not as two sixes. Number words become digits, so
     «две шашки» and "2 шашки" are the same question.
     """
+    text = text.replace("ё", "е").replace("Ё", "Е")
     rule_ids = tuple(
         f"{m.group(1).translate(_RULE_LETTERS).upper()}-{int(m.group(2))}"
         for m in _RULE_RE.finditer(text)
@@ -136,7 +138,7 @@ def tokenize(text: str) -> Tokens:
     dice = tuple(dice_token(m.group(1), m.group(2)) for m in _DICE_RE.finditer(text))
     text = _DICE_RE.sub(" ", text)
     words = tuple(
-        _synonym(fold_homoglyphs(w.lower().replace("ё", "е").replace("’", "'")))
+        _synonym(fold_homoglyphs(w.lower().replace("’", "'")))
         for w in _WORD_RE.findall(text)
     )
     return Tokens(words=words, dice=dice, rule_ids=rule_ids)
@@ -153,8 +155,8 @@ def is_stopword(word: str) -> bool:
 
 _LAT_MULTI: tuple[tuple[str, str], ...] = (
     ("shch", "щ"), ("sch", "щ"), ("zh", "ж"), ("kh", "х"), ("ch", "ч"), ("sh", "ш"),
-    ("ts", "ц"), ("tz", "ц"), ("ck", "к"), ("yo", "ё"), ("yu", "ю"), ("ya", "я"), ("ye", "е"),
-    ("jo", "ё"), ("ju", "ю"), ("ja", "я"), ("ph", "ф"),
+    ("ts", "ц"), ("tz", "ц"), ("ck", "к"), ("yo", "е"), ("yu", "ю"), ("ya", "я"), ("ye", "е"),
+    ("jo", "е"), ("ju", "ю"), ("ja", "я"), ("ph", "ф"),
 )
 _LAT_SINGLE = {
     "a": "а", "b": "б", "v": "в", "g": "г", "d": "д", "e": "е", "z": "з", "i": "и", "j": "й",
