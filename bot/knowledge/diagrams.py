@@ -83,8 +83,7 @@ _ALL: tuple[Diagram, ...] = (
         highlight=(13, 12, 10),
         dice=(3, 2),
         note=(
-            "13/10* hits O's blot on X 10, which goes to the bar; 12/10 covers the hitter "
-            "(T-S9)."
+            "13/10* hits O's blot on X 10, which goes to the bar; 12/10 covers the hitter (T-S9)."
         ),
     ),
     Diagram(

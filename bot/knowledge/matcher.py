@@ -51,8 +51,21 @@ OTHER_GAME_FACTOR = 0.5
 """Score factor for topics about the other game (e.g. the bar while playing long nardy)."""
 
 GENERIC_WORDS: tuple[str, ...] = (
-    "нарды", "шашка", "фишка", "игра", "ход", "ходить", "доска", "соперник", "противник",
-    "nardy", "checker", "game", "move", "turn", "opponent",
+    "нарды",
+    "шашка",
+    "фишка",
+    "игра",
+    "ход",
+    "ходить",
+    "доска",
+    "соперник",
+    "противник",
+    "nardy",
+    "checker",
+    "game",
+    "move",
+    "turn",
+    "opponent",
 )
 """Words nearly every rules question contains: they support a phrase but never decide."""
 GENERIC_IDF = 0.3
@@ -164,8 +177,7 @@ class Matcher:
                 topics_of_term[term].add(phrase.topic)
         n = len(self._topics)
         idf = {
-            term: math.log(1 + n / len(ts)) / math.log(1 + n)
-            for term, ts in topics_of_term.items()
+            term: math.log(1 + n / len(ts)) / math.log(1 + n) for term, ts in topics_of_term.items()
         }
         for word in GENERIC_WORDS:
             term = self._term(word)
@@ -204,9 +216,7 @@ class Matcher:
             return
         max_dist = 1 if len(word_key) < 8 else 2
         choices = index.fuzzy_keys.get(script_of(word_key), ())
-        hit = self._extract_one(
-            word_key, choices, scorer=self._distance, score_cutoff=max_dist
-        )
+        hit = self._extract_one(word_key, choices, scorer=self._distance, score_cutoff=max_dist)
         if hit is not None:
             _keep(found, index.sound_to_terms[hit[0]], quality * _Q_FUZZY[int(hit[1])])
 

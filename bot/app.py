@@ -1,0 +1,212 @@
+"""Assembly: one router per concern, dependencies injected by name, polling or webhook.
+
+Nothing is built at import time. ``build(settings)`` makes the objects; ``run(settings)`` runs
+them until stopped. Tests build the same objects against the fake Bot API server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
+
+import storage
+from bot.boards import Boards, Languages
+from bot.config import Settings
+from bot.gameplay import ComputerPlayers, GameService
+from bot.handlers import common, lobby, play, rules, stats
+from bot.handlers import settings as settings_handlers
+from bot.middlewares import Context, OncePerUpdate
+from bot.outbox import Outbox
+from bot.texts import LANGS, t
+
+log = logging.getLogger(__name__)
+
+COMMANDS = (
+    "start",
+    "help",
+    "new",
+    "challenge",
+    "move",
+    "board",
+    "undo",
+    "resign",
+    "hint",
+    "stats",
+    "top",
+    "rules",
+    "settings",
+    "lang",
+    "cancel",
+)
+
+
+@dataclass(slots=True)
+class App:
+    """Everything a running bot is made of."""
+
+    bot: Bot
+    dispatcher: Dispatcher
+    store: storage.Storage
+    games: GameService
+    boards: Boards
+    outbox: Outbox
+    settings: Settings
+
+    async def close(self) -> None:
+        await self.store.close()
+        await self.bot.session.close()
+
+
+def make_bot(settings: Settings) -> Bot:
+    session = None
+    if settings.telegram_api_base:
+        api = TelegramAPIServer.from_base(settings.telegram_api_base.rstrip("/"))
+        session = AiohttpSession(api=api)
+    return Bot(
+        token=settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True),
+    )
+
+
+def make_dispatcher(
+    store: storage.Storage,
+    games: GameService,
+    boards: Boards,
+    langs: Languages,
+    outbox: Outbox,
+    settings: Settings,
+) -> Dispatcher:
+    dp = Dispatcher(
+        store=store, games=games, boards=boards, langs=langs, outbox=outbox, settings=settings
+    )
+    dp.update.outer_middleware(OncePerUpdate(store))
+    context = Context(store, langs)
+    dp.message.outer_middleware(context)
+    dp.callback_query.outer_middleware(context)
+    # Order matters: commands and buttons first, free text (moves, then questions) last.
+    dp.include_routers(
+        common.router,
+        lobby.router,
+        play.router,
+        stats.router,
+        settings_handlers.router,
+        rules.router,
+    )
+    dp.errors.register(_on_error)
+    return dp
+
+
+async def _on_error(event: object, exception: Exception | None = None) -> bool:
+    log.exception("unhandled error in a handler", exc_info=exception)
+    return True
+
+
+async def build(
+    settings: Settings,
+    *,
+    bot: Bot | None = None,
+    rng: object | None = None,
+    ai_seed: int | None = None,
+    outbox: Outbox | None = None,
+) -> App:
+    store = await storage.open_storage(settings.database_path)
+    bot = bot or make_bot(settings)
+    outbox = outbox or Outbox()
+    games = GameService(
+        store,
+        rng=rng,
+        ai=ComputerPlayers(seed=ai_seed),  # type: ignore[arg-type]
+        invitation_ttl=timedelta(hours=settings.invitation_ttl_hours),
+    )
+    langs = Languages(store)
+    boards = Boards(bot, store, outbox, games, langs)
+    dp = make_dispatcher(store, games, boards, langs, outbox, settings)
+    await asyncio.to_thread(warm_up)
+    return App(bot, dp, store, games, boards, outbox, settings)
+
+
+def warm_up() -> None:
+    """Draw one board of each variant so fonts and static layers are cached before the first
+    player waits for a picture (and a missing font fails at start-up, loudly)."""
+    from engine import get_variant
+    from renderer import render_board
+    from renderer.assets import check_assets
+
+    check_assets()
+    for name in ("long", "short"):
+        render_board(get_variant(name).start_position())
+
+
+async def register_commands(bot: Bot) -> None:
+    """The command menu in both languages (Russian is also the default for other languages)."""
+    for lang in LANGS:
+        commands = [BotCommand(command=c, description=t(lang, f"cmd_{c}")) for c in COMMANDS]
+        for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
+            await bot.set_my_commands(commands, scope=scope, language_code=lang)
+    commands = [BotCommand(command=c, description=t("ru", f"cmd_{c}")) for c in COMMANDS]
+    await bot.set_my_commands(commands, scope=BotCommandScopeDefault())
+
+
+async def housekeeping(app: App, every: float = 3600) -> None:
+    """Expire old invitations and forget old processed update ids, hourly."""
+    while True:
+        try:
+            await app.store.expire_invitations()
+            await app.store.prune_processed_updates()
+        except storage.StorageError:
+            log.exception("housekeeping failed")
+        await asyncio.sleep(every)
+
+
+async def run(settings: Settings) -> None:
+    """Run until stopped: long polling, or the webhook server if WEBHOOK_URL is set."""
+    app = await build(settings)
+    try:
+        await register_commands(app.bot)
+        keeper = asyncio.create_task(housekeeping(app))
+        try:
+            if settings.use_webhook:
+                await _run_webhook(app)
+            else:
+                await app.bot.delete_webhook(drop_pending_updates=False)
+                await app.dispatcher.start_polling(app.bot, handle_signals=True)
+        finally:
+            keeper.cancel()
+    finally:
+        await app.close()
+
+
+async def _run_webhook(app: App) -> None:
+    from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    from aiohttp import web
+
+    settings = app.settings
+    assert settings.webhook_url and settings.webhook_secret
+    secret = settings.webhook_secret.get_secret_value()
+    await app.bot.set_webhook(
+        settings.webhook_url.rstrip("/") + settings.webhook_path, secret_token=secret
+    )
+    web_app = web.Application()
+    SimpleRequestHandler(dispatcher=app.dispatcher, bot=app.bot, secret_token=secret).register(
+        web_app, path=settings.webhook_path
+    )
+    setup_application(web_app, app.dispatcher, bot=app.bot)
+    runner = web.AppRunner(web_app)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
+    await site.start()
+    log.info("webhook server listening on %s:%s", settings.webhook_host, settings.webhook_port)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,85 @@
+"""Settings from the environment or ``.env`` (documented in ``.env.example``).
+
+Nothing is built at import time; the token is a secret value that never reaches a log line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TOKEN_RE = re.compile(r"^\d{3,15}:[A-Za-z0-9_-]{30,64}$")
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: SecretStr = Field(..., alias="BOT_TOKEN")
+    database_path: str = Field("nardy.sqlite3", alias="DATABASE_PATH")
+    telegram_api_base: str | None = Field(None, alias="TELEGRAM_API_BASE")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", alias="LOG_LEVEL")
+    webhook_url: str | None = Field(None, alias="WEBHOOK_URL")
+    webhook_secret: SecretStr | None = Field(None, alias="WEBHOOK_SECRET")
+    webhook_host: str = Field("0.0.0.0", alias="WEBHOOK_HOST")
+    webhook_port: int = Field(8080, alias="WEBHOOK_PORT")
+    webhook_path: str = Field("/telegram/webhook", alias="WEBHOOK_PATH")
+    invitation_ttl_hours: int = Field(24, alias="INVITATION_TTL_HOURS", ge=1, le=24 * 30)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("telegram_api_base", "webhook_url", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not TOKEN_RE.match(value.get_secret_value().strip()):
+            raise ValueError(
+                "BOT_TOKEN does not look like a token from @BotFather (digits:letters)"
+            )
+        return SecretStr(value.get_secret_value().strip())
+
+    @model_validator(mode="after")
+    def _webhook_pair(self) -> Settings:
+        if self.webhook_url and not self.webhook_secret:
+            raise ValueError(
+                "WEBHOOK_URL is set: also set WEBHOOK_SECRET (1-256 of A-Z a-z 0-9 _ -)"
+            )
+        return self
+
+    @property
+    def use_webhook(self) -> bool:
+        return bool(self.webhook_url)
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read the settings; turn pydantic's report into one friendly :class:`SettingsError`."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            name = str(err["loc"][0]) if err["loc"] else "settings"
+            if err["type"] == "missing":
+                problems.append(f"{name} is required (put it in .env, see .env.example)")
+            else:
+                problems.append(f"{name}: {err['msg']}")
+        raise SettingsError("; ".join(problems)) from None

@@ -1,0 +1,138 @@
+"""Everything the bot sends goes through here: per-chat send budgets, 429 handling, and
+"latest wins" for board edits.
+
+Telegram allows about one message a second in a private chat and about twenty a minute in a
+group; beyond that it answers 429 with ``retry_after``. A lively group game taps faster than
+that, so each chat has a token bucket, calls wait for a token, a 429 pauses the whole chat for
+``retry_after`` and the call is retried, and a board edit that has been overtaken by a newer
+state of the same message is skipped instead of being sent late.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+NOT_MODIFIED = "message is not modified"
+
+
+@dataclass(slots=True)
+class Budget:
+    """A token bucket: ``burst`` calls at once, then ``rate`` calls per second."""
+
+    burst: float
+    rate: float
+    tokens: float = 0.0
+    stamp: float = 0.0
+    paused_until: float = 0.0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+
+    async def take(self) -> None:
+        async with self.lock:
+            while True:
+                now = time.monotonic()
+                if now < self.paused_until:
+                    await asyncio.sleep(self.paused_until - now)
+                    continue
+                self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+                self.stamp = now
+                if self.tokens >= 1:
+                    self.tokens -= 1
+                    return
+                await asyncio.sleep((1 - self.tokens) / self.rate)
+
+
+class Outbox:
+    """Runs Bot API calls for a chat under that chat's budget, with retries."""
+
+    def __init__(
+        self,
+        *,
+        private: tuple[float, float] = (8, 2.0),
+        group_send: tuple[float, float] = (5, 20 / 60),
+        group_edit: tuple[float, float] = (10, 1.0),
+        max_retries: int = 3,
+    ) -> None:
+        """Budgets are (burst, calls per second). Groups: new messages at Telegram's 20 a
+        minute, edits (the board in place) faster, as edits are not notifications."""
+        self._budgets: dict[tuple[int, str], Budget] = {}
+        self._private = private
+        self._group = {"send": group_send, "edit": group_edit}
+        self._latest: dict[tuple[int, int], int] = {}
+        self._counter = 0
+        self.max_retries = max_retries
+        self.retries = 0
+
+    def budget(self, chat_id: int, kind: str = "send") -> Budget:
+        key = (chat_id, "all" if chat_id > 0 else kind)
+        budget = self._budgets.get(key)
+        if budget is None:
+            burst, rate = self._private if chat_id > 0 else self._group[kind]
+            budget = Budget(burst, rate)
+            self._budgets[key] = budget
+        return budget
+
+    def ticket(self, chat_id: int, message_id: int) -> int:
+        """A number for a new wanted state of a message; later requests get larger ones."""
+        self._counter += 1
+        self._latest[(chat_id, message_id)] = self._counter
+        return self._counter
+
+    def overtaken(self, chat_id: int, message_id: int, ticket: int) -> bool:
+        """Whether a newer state of the message was requested after ``ticket``."""
+        return self._latest.get((chat_id, message_id), -1) > ticket
+
+    async def run(
+        self,
+        chat_id: int,
+        call: Callable[[], Awaitable[T]],
+        *,
+        skip: Callable[[], bool] | None = None,
+        kind: str = "send",
+    ) -> T | None:
+        """Run ``call`` when the chat's budget allows; None if skipped or "not modified".
+
+        Other Telegram errors propagate to the caller, which knows what they mean for it.
+        """
+        budget = self.budget(chat_id, kind)
+        attempt = 0
+        while True:
+            await budget.take()
+            if skip is not None and skip():
+                return None
+            try:
+                return await call()
+            except TelegramRetryAfter as exc:
+                attempt += 1
+                self.retries += 1
+                wait = float(exc.retry_after)
+                until = time.monotonic() + wait
+                for key in ((chat_id, "all"), (chat_id, "send"), (chat_id, "edit")):
+                    if key in self._budgets:
+                        b = self._budgets[key]
+                        b.paused_until = max(b.paused_until, until)
+                log.warning("429 in chat %s: waiting %.1fs (attempt %d)", chat_id, wait, attempt)
+                if attempt > self.max_retries:
+                    raise
+            except TelegramNetworkError:
+                attempt += 1
+                if attempt > self.max_retries:
+                    raise
+                await asyncio.sleep(0.5 * attempt)
+            except TelegramBadRequest as exc:
+                if NOT_MODIFIED in exc.message:
+                    return None
+                raise

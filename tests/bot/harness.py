@@ -1,0 +1,195 @@
+"""End-to-end harness: the real bot (aiogram Bot + Dispatcher + SQLite + renderer) polling the
+project's fake Bot API server over HTTP, and a small "player" that reads boards and taps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.app import App, build, register_commands
+from bot.callbacks import Act, GameCB
+from bot.config import Settings
+from bot.outbox import Outbox
+from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
+
+TOKEN = "123456789:AAHfakeTokenForTheNardyBotTests_x9"
+
+
+@dataclass
+class Running:
+    tg: FakeTelegram
+    app: App
+    task: asyncio.Task[None]
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    tg: FakeTelegram, db: Path, *, seed: int = 1, ai_seed: int = 7, outbox: Outbox | None = None
+) -> AsyncIterator[Running]:
+    """Build the bot against ``tg`` with database ``db`` and poll until the block exits."""
+    settings = Settings(BOT_TOKEN=TOKEN, DATABASE_PATH=str(db), TELEGRAM_API_BASE=tg.base_url)  # type: ignore[call-arg]
+    fast = Outbox(private=(1000, 1000), group_send=(1000, 1000), group_edit=(1000, 1000))
+    app = await build(settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast)
+    await register_commands(app.bot)
+    task = asyncio.create_task(
+        app.dispatcher.start_polling(app.bot, handle_signals=False, polling_timeout=1)
+    )
+    try:
+        yield Running(tg, app, task)
+    finally:
+        with contextlib.suppress(Exception):
+            await app.dispatcher.stop_polling()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(task, 5)
+        await app.close()
+
+
+def parse_cb(data: str) -> GameCB | None:
+    if not data.startswith("g:"):
+        return None
+    return GameCB.unpack(data)
+
+
+def board_messages(tg: FakeTelegram, chat: FakeChat | int) -> list[StoredMessage]:
+    chat_id = chat.id if isinstance(chat, FakeChat) else chat
+    return [
+        m
+        for m in tg.messages[chat_id].values()
+        if m.from_bot and not m.deleted and m.photo is not None
+    ]
+
+
+def current_board(tg: FakeTelegram, chat: FakeChat | int) -> StoredMessage:
+    boards = board_messages(tg, chat)
+    assert boards, "no board in chat"
+    return boards[-1]
+
+
+def game_buttons(message: StoredMessage) -> list[tuple[str, GameCB, str]]:
+    out = []
+    for row in message.buttons():
+        for button in row:
+            data = button.get("callback_data")
+            if data:
+                cb = parse_cb(data)
+                if cb is not None:
+                    out.append((button["text"], cb, data))
+    return out
+
+
+CAPTION_MOVER = re.compile(r"👉 .*?: (?P<name>.+?) [⚪⚫]")
+
+
+async def settle(tg: FakeTelegram) -> None:
+    await tg.wait_idle(quiet=0.15, timeout=30)
+
+
+async def play_turn_by_buttons(
+    tg: FakeTelegram,
+    chat: FakeChat,
+    players: dict[str, FakeUser],
+    rng: random.Random,
+    *,
+    board_chat: dict[int, FakeChat] | None = None,
+) -> bool:
+    """Play one decision of whoever must act, by tapping buttons; False when nothing to tap."""
+    chats = [chat] if board_chat is None else list(board_chat.values())
+    for c in chats:
+        message = current_board(tg, c)
+        buttons = game_buttons(message)
+        if not buttons:
+            continue
+        user = players_by_chat(c, players, message)
+        acts = {cb.a for _, cb, _ in buttons}
+        if Act.REMATCH in acts and len(acts) == 1:
+            continue
+        if Act.TAKE in acts:
+            choice = next(d for _, cb, d in buttons if cb.a is Act.TAKE)
+        elif Act.ROLL in acts:
+            choice = next(d for _, cb, d in buttons if cb.a is Act.ROLL)
+        elif Act.DONE in acts:
+            choice = next(d for _, cb, d in buttons if cb.a is Act.DONE)
+        elif Act.PICK in acts:
+            picks = [d for _, cb, d in buttons if cb.a is Act.PICK]
+            choice = rng.choice(picks)
+        elif Act.MOVE in acts:
+            moves = [d for _, cb, d in buttons if cb.a is Act.MOVE]
+            choice = rng.choice(moves)
+        else:
+            continue
+        await tg.tap(c, message.message_id, user, choice)
+        await settle(tg)
+        return True
+    return False
+
+
+def players_by_chat(
+    chat: FakeChat, players: dict[str, FakeUser], message: StoredMessage
+) -> FakeUser:
+    """Who should tap on this board: the private chat's owner, or the mover named in a group."""
+    if chat.type == "private":
+        return next(p for p in players.values() if p.id == chat.id)
+    caption = message.caption or ""
+    match = CAPTION_MOVER.search(caption)
+    double = re.search(r"⚖️ .*?\. (?P<name>.+?):", caption)
+    name = None
+    if double:
+        name = double.group("name")
+    elif match:
+        name = match.group("name")
+    for player in players.values():
+        if name and player.first_name in name:
+            return player
+    raise AssertionError(f"cannot tell who moves from caption: {caption!r}")
+
+
+async def active_match(app: App, chat_id: int, user_id: int):
+    """The bot's stored state of the game shown in ``chat_id`` (the test player's knowledge
+    of the rules: it picks legal plays with the engine, as a player knows the rules)."""
+    snap = await app.games.find_for_chat(chat_id, 0, user_id, private=chat_id > 0)
+    return snap
+
+
+VISIBLE = ("editMessageMedia", "sendPhoto", "sendMessage", "editMessageText")
+
+
+async def _visible_reaction(tg: FakeTelegram, chat: FakeChat, mark: int) -> None:
+    """Wait until the bot changed something the player sees in ``chat``, then until it is
+    quiet (a picture is drawn between calls, so plain idleness is not enough)."""
+    await tg.wait_for(lambda c: c.method in VISIBLE and c.ok, chat_id=chat, since=mark, timeout=30)
+    await tg.wait_idle(quiet=0.05, timeout=30)
+
+
+async def tap_and_wait(
+    tg: FakeTelegram,
+    chat: FakeChat,
+    message_id: int,
+    user: FakeUser,
+    data: str,
+    *,
+    visible: bool = True,
+) -> str:
+    mark = tg.mark()
+    qid = await tg.tap(chat, message_id, user, data)
+    await tg.wait_for(
+        lambda c: c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid,
+        since=mark,
+        timeout=30,
+    )
+    if visible:
+        await _visible_reaction(tg, chat, mark)
+    else:
+        await tg.wait_idle(quiet=0.05, timeout=30)
+    return qid
+
+
+async def type_and_wait(tg: FakeTelegram, chat: FakeChat, user: FakeUser, text: str) -> None:
+    mark = tg.mark()
+    await tg.send_text(chat, user, text)
+    await _visible_reaction(tg, chat, mark)

@@ -1,0 +1,127 @@
+"""Whole games end to end: real aiogram Bot and Dispatcher, real SQLite, real PNG/JPEG boards,
+over HTTP against the fake Bot API server."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+from PIL import Image
+
+from bot.callbacks import Act
+from engine import Phase, format_steps
+from tests.bot.harness import (
+    active_match,
+    current_board,
+    game_buttons,
+    running_bot,
+    tap_and_wait,
+    type_and_wait,
+)
+from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser
+
+TRANSCRIPTS = Path(__file__).resolve().parents[2] / "tests" / "transcripts"
+
+
+async def drive_game(
+    tg: FakeTelegram,
+    app,
+    chats: dict[int, FakeChat],
+    players: dict[int, FakeUser],
+    *,
+    game_chat: int,
+    rng: random.Random,
+    typed_every: int = 2,
+    max_actions: int = 2000,
+) -> None:
+    """Play until the current game is over: the player to act either taps through the board's
+    buttons (source, destination, Done) or types the whole play in notation."""
+    turn_no = 0
+    for _ in range(max_actions):
+        any_uid = next(iter(players))
+        snap = await active_match(app, game_chat, any_uid)
+        if snap is None:
+            return
+        game = snap.game
+        if game.phase is Phase.OVER:
+            return
+        seat = game.seat_to_act
+        assert seat is not None
+        uid = snap.user_ids[seat]
+        assert uid is not None, "a computer seat must never be waiting"
+        user = players[uid]
+        chat = chats.get(uid) or chats[game_chat]
+        board = current_board(tg, chat)
+        buttons = game_buttons(board)
+        acts = {cb.a: data for _, cb, data in buttons}
+        if game.phase is Phase.DOUBLE:
+            await tap_and_wait(tg, chat, board.message_id, user, acts[Act.TAKE])
+            continue
+        if game.phase is Phase.ROLL:
+            await tap_and_wait(tg, chat, board.message_id, user, acts[Act.ROLL])
+            continue
+        turn_no += 1
+        if turn_no % typed_every == 0 and not game.steps:
+            play = rng.choice(game.turn.legal_plays)
+            await type_and_wait(tg, chat, user, "/move " + format_steps(play.steps))
+            continue
+        if Act.DONE in acts and (Act.PICK not in acts or rng.random() < 0.5):
+            await tap_and_wait(tg, chat, board.message_id, user, acts[Act.DONE])
+            continue
+        picks = [data for _, cb, data in buttons if cb.a is Act.PICK]
+        assert picks, f"no way to move: {board.button_labels()} / {board.caption}"
+        await tap_and_wait(tg, chat, board.message_id, user, rng.choice(picks))
+        board = current_board(tg, chat)
+        moves = [data for _, cb, data in game_buttons(board) if cb.a is Act.MOVE]
+        assert moves, f"a picked point offers no destination: {board.button_labels()}"
+        await tap_and_wait(tg, chat, board.message_id, user, rng.choice(moves))
+    raise AssertionError("game did not finish")
+
+
+def assert_board_picture(data: bytes) -> None:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert max(image.size) <= 1280
+
+
+async def test_group_long_game_to_the_end_and_rematch(tmp_path: Path) -> None:
+    async with FakeTelegram(token="123456789:AAHfakeTokenForTheNardyBotTests_x9") as tg:
+        alice = tg.user(101, "Алиса", language_code="ru")
+        bob = tg.user(102, "Bob", language_code="en")
+        group = tg.group(-1001, "Нарды клуб", admins=[alice])
+        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=3) as run:
+            await tg.wait_idle()
+            await type_and_wait(tg, group, alice, "/new long")
+            lobby = tg.last_bot_message(group)
+            assert "Алиса" in (lobby.text or "")
+            mark = tg.mark()
+            await tg.tap_button(group, bob, "✋ Присоединиться")
+            await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            board = current_board(tg, group)
+            assert_board_picture(board.photo or b"")
+            assert "Длинные нарды" in (board.caption or "")
+            await drive_game(
+                tg,
+                run.app,
+                {-1001: group},
+                {101: alice, 102: bob},
+                game_chat=-1001,
+                rng=random.Random(5),
+            )
+            final = current_board(tg, group)
+            assert "🏆" in (final.caption or "")
+            labels = [label for row in final.button_labels() for label in row]
+            assert "🔁 Реванш" in labels
+            mark = tg.mark()
+            await tg.tap_button(group, bob, "🔁 Реванш")
+            await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            again = current_board(tg, group)
+            assert again.message_id != final.message_id
+            assert "👉" in (again.caption or "")
+            stats = await run.app.store.get_user_stats(101, "long")
+            assert stats.games == 1
+        TRANSCRIPTS.mkdir(exist_ok=True)
+        tg.save_transcript(TRANSCRIPTS / "group_long_ru.txt", group)
