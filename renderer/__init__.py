@@ -1,0 +1,39 @@
+"""Board pictures for the nardy bot: a pure ``position + options -> image bytes`` renderer.
+
+Public API::
+
+    render_board(position, BoardOptions(...)) -> bytes      # JPEG (default) or PNG
+    render_replay(frames) -> bytes                          # animated GIF of a whole game
+    render_diagram(position, highlight_points=..., arrows=...) -> bytes   # rules figures
+    check_assets()                                          # call at start-up: loud font check
+
+See docs/renderer.md for the layout, options and measured speed.
+"""
+
+from renderer.assets import AssetError, check_assets
+from renderer.board import board_image, render_board
+from renderer.diagram import render_diagram
+from renderer.options import (
+    EN_LABELS,
+    RU_LABELS,
+    BoardOptions,
+    GameOverInfo,
+    Labels,
+    RenderOptionsError,
+)
+from renderer.replay import render_replay
+
+__all__ = [
+    "EN_LABELS",
+    "RU_LABELS",
+    "AssetError",
+    "BoardOptions",
+    "GameOverInfo",
+    "Labels",
+    "RenderOptionsError",
+    "board_image",
+    "check_assets",
+    "render_board",
+    "render_diagram",
+    "render_replay",
+]
