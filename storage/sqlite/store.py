@@ -60,6 +60,7 @@ from storage.models import (
 from storage.settings import database_path
 from storage.sqlite.connections import (
     DEFAULT_BUSY_TIMEOUT_MS,
+    DEFAULT_CHECKPOINT_INTERVAL,
     ConnectionPool,
     Synchronous,
     translate_errors,
@@ -143,6 +144,8 @@ def _dump_options(options: Mapping[str, Any]) -> str:
 
 
 def _load_options(text: str) -> dict[str, Any]:
+    if text == "{}":  # the common case, on every game load
+        return {}
     value = json.loads(text)
     return value if isinstance(value, dict) else {}
 
@@ -334,6 +337,7 @@ class SqliteStorage(Storage):
         readers: int = 2,
         synchronous: Synchronous = "NORMAL",
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        checkpoint_interval: float | None = DEFAULT_CHECKPOINT_INTERVAL,
         clock: Clock | None = None,
     ) -> Self:
         """Open (creating and migrating as needed) the database at ``path``.
@@ -348,7 +352,11 @@ class SqliteStorage(Storage):
         target = target.resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
         pool = ConnectionPool(
-            target, readers=readers, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms
+            target,
+            readers=readers,
+            synchronous=synchronous,
+            busy_timeout_ms=busy_timeout_ms,
+            checkpoint_interval=checkpoint_interval,
         )
         try:
             with translate_errors():
@@ -357,6 +365,7 @@ class SqliteStorage(Storage):
                 )
                 await migrate(writer, path=target)
                 await pool.open_readers()
+                await pool.start_checkpointer()
         except BaseException:
             await pool.close(optimize=False)  # a refused file is left exactly as it was
             raise

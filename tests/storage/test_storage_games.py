@@ -210,3 +210,27 @@ async def test_board_messages_in_several_chats(people: SqliteStorage, clock: Fak
     assert await people.delete_game_message(game.game_id, BORIS)
     assert not await people.delete_game_message(game.game_id, BORIS)
     assert len(await people.get_game_messages(game.game_id)) == 3
+
+
+async def test_a_save_failing_half_way_leaves_nothing(
+    people: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state update and the move log are one transaction: if anything fails after the
+    UPDATE (here: right after the moves were inserted), both are rolled back."""
+    game = await people.create_game(new_game())
+    real_append = SqliteStorage._append_moves
+
+    async def append_then_fail(*args: object) -> None:
+        await real_append(*args)  # type: ignore[arg-type]
+        raise RuntimeError("power cut in the middle of the save")
+
+    monkeypatch.setattr(SqliteStorage, "_append_moves", staticmethod(append_then_fail))
+    with pytest.raises(RuntimeError):
+        await people.save_game(game.game_id, 1, "half", moves=[move(1)], update_id=9)
+    monkeypatch.undo()
+
+    assert await people.get_game(game.game_id) == game
+    assert await people.get_moves(game.game_id) == []
+    assert await people.mark_update_processed(9)  # the update was not consumed either
+    saved = await people.save_game(game.game_id, 1, "whole", moves=[move(1)])
+    assert saved.version == 2 and len(await people.get_moves(game.game_id)) == 1
