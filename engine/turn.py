@@ -282,12 +282,15 @@ def diagnose(turn: Turn, src: int, dst: int) -> Reason:
         return Reason.NO_CHECKER
     if dst != OFF and dst >= src:
         return Reason.BACKWARDS
+    if dst == OFF:  # before S-11, so a bear-off with a checker on the bar cites S-19/S-20
+        return _diagnose_bearoff(turn, src)
     if not long and me[BAR] and src != BAR:
         return Reason.BAR_FIRST
-    if dst == OFF:
-        return _diagnose_bearoff(turn, src)
     distance = src - dst
     if distance not in remaining:
+        routes = _combined_routes(distance, remaining)
+        if routes:
+            return _diagnose_combined(turn, src, dst, routes)
         return Reason.WRONG_DISTANCE
     if long:
         if ctx.opp_at[dst]:
@@ -306,6 +309,46 @@ def diagnose(turn: Turn, src: int, dst: int) -> Reason:
         if movegen.long_has_illegal_block(after, ctx.block_threshold):
             return Reason.SIX_BLOCK_END
     return _not_maximal_reason(turn, src, dst)
+
+
+def _combined_routes(distance: int, remaining: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Orders of two or more unused dice that add up to ``distance`` (one checker, C-16)."""
+    routes = {
+        order
+        for n in range(2, len(remaining) + 1)
+        for order in permutations(remaining, n)
+        if sum(order) == distance
+    }
+    return sorted(routes)
+
+
+def _diagnose_combined(turn: Turn, src: int, dst: int, routes: list[tuple[int, ...]]) -> Reason:
+    """Why one checker cannot travel ``src`` -> ``dst`` over several dice (C-17).
+
+    A closed destination is L-6/S-5; if every order of the dice stops on a closed point on
+    the way, the intermediate stop is the reason (C-17; entering, S-13); otherwise the first
+    refused step of an open route names the rule (head, block, maximal use …).
+    """
+    ctx = turn.ctx
+    closed = ctx.opp_at if ctx.variant == "long" else ctx.blocked
+    if closed[dst]:
+        return Reason.BLOCKED_LONG if ctx.variant == "long" else Reason.BLOCKED_SHORT
+    open_routes = []
+    for route in routes:
+        stops = [src - sum(route[:i]) for i in range(1, len(route))]
+        if not any(closed[p] for p in stops):
+            open_routes.append(route)
+    if not open_routes:
+        return Reason.INTERMEDIATE_BLOCKED
+    for route in open_routes:
+        t, point = turn, src
+        try:
+            for die in route:
+                t = t.step(point, point - die, die)
+                point -= die
+        except IllegalMoveError as exc:
+            return exc.reason
+    return _not_maximal_reason(turn)  # pragma: no cover - a path would have been found
 
 
 def _diagnose_bearoff(turn: Turn, src: int) -> Reason:
@@ -328,6 +371,8 @@ def _diagnose_bearoff(turn: Turn, src: int) -> Reason:
 
 
 def _head_reason(turn: Turn) -> Reason:
+    if turn.ctx.head_limit > 1:
+        return Reason.HEAD_FIRST_TURN  # L-11: even the exception frees only a second checker
     d1, d2 = turn.dice
     if turn.first_turn and d1 == d2:
         if d1 in movegen.EXCEPTION_DOUBLES:
