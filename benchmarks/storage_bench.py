@@ -47,7 +47,10 @@ class Figures:
     tasks: int
     readers: int
     synchronous: str
+    checkpoint: str
     seconds: float
+    cpu_ms_per_commit: float
+    load_average: float
     commits_per_second: float
     median_ms: float
     p99_ms: float
@@ -100,11 +103,17 @@ async def run(
     readers: int,
     synchronous: str,
     state_bytes: int,
+    checkpoint_interval: float | None,
 ) -> Figures:
     path = directory / f"bench-{tasks}-{readers}-{synchronous}.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    store = await SqliteStorage.open(path, readers=readers, synchronous=synchronous)  # type: ignore[arg-type]
+    store = await SqliteStorage.open(
+        path,
+        readers=readers,
+        synchronous=synchronous,  # type: ignore[arg-type]
+        checkpoint_interval=checkpoint_interval,
+    )
 
     # -- setup: users, one chat per game, the games -----------------------------------------
     players = max(2, games // 2)
@@ -130,6 +139,9 @@ async def run(
         game_ids.append(game.game_id)
 
     # -- the commit phase ---------------------------------------------------------------------
+    for variant_no in range(8):  # build the cached states before the clock starts
+        for turn in range(64):
+            make_state(variant_no, turn, state_bytes)
     latencies: list[float] = []
     per_task = [commits // tasks + (1 if t < commits % tasks else 0) for t in range(tasks)]
 
@@ -151,9 +163,11 @@ async def run(
             )
             latencies.append(time.perf_counter() - started)
 
+    cpu_began = time.process_time()  # all threads of this process: loop and SQLite threads
     began = time.perf_counter()
     await asyncio.gather(*(player(t) for t in range(tasks)))
     seconds = time.perf_counter() - began
+    cpu_seconds = time.process_time() - cpu_began
 
     # -- finish every game ----------------------------------------------------------------------
     rng = random.Random(5)
@@ -183,7 +197,10 @@ async def run(
         tasks=tasks,
         readers=readers,
         synchronous=synchronous,
+        checkpoint="writer" if checkpoint_interval is None else f"bg {checkpoint_interval:g}s",
         seconds=seconds,
+        cpu_ms_per_commit=cpu_seconds / len(latencies) * 1000,
+        load_average=os.getloadavg()[0],
         commits_per_second=len(latencies) / seconds,
         median_ms=statistics.median(latencies) * 1000,
         p99_ms=percentile(latencies, 0.99) * 1000,
@@ -196,16 +213,17 @@ async def run(
 
 def row(f: Figures) -> str:
     return (
-        f"| {f.tasks:>5} | {f.readers:>7} | {f.synchronous:<6} | {f.commits:>7} "
-        f"| {f.commits_per_second:>9.0f} | {f.median_ms:>8.2f} | {f.p99_ms:>7.2f} "
-        f"| {f.max_ms:>7.1f} | {f.finish_per_second:>8.0f} |"
+        f"| {f.tasks:>5} | {f.readers:>7} | {f.synchronous:<6} | {f.checkpoint:<10} "
+        f"| {f.commits_per_second:>9.0f} | {f.median_ms:>9.2f} | {f.p99_ms:>6.2f} "
+        f"| {f.max_ms:>6.1f} | {f.cpu_ms_per_commit:>6.2f} | {f.load_average:>4.1f} |"
     )
 
 
 HEADER = (
-    "| tasks | readers | sync   | commits | commits/s | median ms | p99 ms  | max ms  "
-    "| finish/s |\n"
-    "|------:|--------:|:-------|--------:|----------:|---------:|--------:|--------:|---------:|"
+    "| tasks | readers | sync   | checkpoint | commits/s | median ms | p99 ms | max ms "
+    "| CPU ms | load |\n"
+    "|------:|--------:|:-------|:-----------|----------:|----------:|-------:|-------:"
+    "|-------:|-----:|"
 )
 
 
@@ -217,6 +235,12 @@ async def main() -> int:
     parser.add_argument("--readers", type=int, default=2, help="reader connections")
     parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
     parser.add_argument("--state-bytes", type=int, default=1200, help="size of a saved state")
+    parser.add_argument(
+        "--checkpoint-interval",
+        type=float,
+        default=1.0,
+        help="seconds between background WAL checkpoints; 0 = the writer checkpoints itself",
+    )
     parser.add_argument("--sweep", action="store_true", help="also vary tasks/readers/sync")
     parser.add_argument("--sweep-commits", type=int, default=10_000)
     parser.add_argument("--dir", type=Path, default=None, help="where to put the database")
@@ -235,6 +259,7 @@ async def main() -> int:
             readers=args.readers,
             synchronous=args.synchronous,
             state_bytes=args.state_bytes,
+            checkpoint_interval=args.checkpoint_interval or None,
         )
         print(
             f"\n{main_run.games} games, {main_run.commits} load-and-save commits from "
@@ -245,6 +270,8 @@ async def main() -> int:
         print(f"  load-and-save median    : {main_run.median_ms:.2f} ms")
         print(f"  load-and-save p99       : {main_run.p99_ms:.2f} ms")
         print(f"  load-and-save max       : {main_run.max_ms:.1f} ms")
+        print(f"  CPU time per commit     : {main_run.cpu_ms_per_commit:.2f} ms (all threads)")
+        print(f"  load average (1 min)    : {main_run.load_average:.1f} on {os.cpu_count()} CPUs")
         print(f"  finish_game per second  : {main_run.finish_per_second:,.0f}")
         moves_per_game = main_run.commits / main_run.games
         print(
@@ -255,19 +282,25 @@ async def main() -> int:
         if args.sweep:
             print(f"\nsweep ({args.sweep_commits} commits each, {args.games} games)\n")
             print(HEADER)
-            for synchronous in ("NORMAL", "FULL"):
-                for readers in (2, 0):
-                    for tasks in (1, 4, 16, 64):
-                        figures = await run(
-                            directory,
-                            games=args.games,
-                            commits=args.sweep_commits,
-                            tasks=tasks,
-                            readers=readers,
-                            synchronous=synchronous,
-                            state_bytes=args.state_bytes,
-                        )
-                        print(row(figures), flush=True)
+            variants = [(tasks, 2, "NORMAL", 1.0) for tasks in (1, 4, 8, 16, 32, 64)] + [
+                (16, 0, "NORMAL", 1.0),
+                (16, 4, "NORMAL", 1.0),
+                (16, 2, "NORMAL", None),
+                (16, 2, "FULL", 1.0),
+                (16, 2, "FULL", None),
+            ]
+            for tasks, readers, synchronous, interval in variants:
+                figures = await run(
+                    directory,
+                    games=args.games,
+                    commits=args.sweep_commits,
+                    tasks=tasks,
+                    readers=readers,
+                    synchronous=synchronous,
+                    state_bytes=args.state_bytes,
+                    checkpoint_interval=interval,
+                )
+                print(row(figures), flush=True)
     finally:
         if not args.keep:
             for file in directory.glob("bench-*"):

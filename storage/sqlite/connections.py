@@ -1,15 +1,20 @@
 """The one place that owns SQLite connections.
 
-Layout (measured in benchmarks/storage_bench.py, see docs/storage.md):
+Layout (measured with benchmarks/storage_bench.py, figures in docs/storage.md):
 
-* **one writer connection**, used under an ``asyncio.Lock``.  SQLite allows one writer at a time
-  anyway; serialising writers in the process means they queue fairly (FIFO) on the lock instead
-  of spinning on ``SQLITE_BUSY``, and each write transaction starts with ``BEGIN IMMEDIATE`` so
-  that another process (a second bot instance, the ``sqlite3`` shell) is waited for through
-  ``busy_timeout`` at the start instead of failing at the first write.
-* **a small pool of read-only connections**.  In WAL mode readers never block the writer nor
-  each other, and aiosqlite runs each connection in its own thread, so loads proceed while a
-  save commits.  With ``readers=0`` reads go through the writer (under the lock).
+* **one writer**: a plain ``sqlite3`` connection confined to its own thread, where each write
+  transaction runs as *one* function, from ``BEGIN IMMEDIATE`` to ``COMMIT``.  aiosqlite sends
+  one statement per trip to its thread, and a move save is four statements; the trips, not
+  SQLite, were most of the cost (SQLite's own work is ~0.04 ms per save, a trip ~0.1 ms of CPU
+  and two context switches), so running the transaction in one trip more than doubled the
+  commits per second.  The thread's single-worker executor queues writers in FIFO order, which
+  is the lock: SQLite has one writer at a time anyway, and they wait in line here instead of
+  spinning on ``SQLITE_BUSY``.  ``BEGIN IMMEDIATE`` makes another process (a second bot, the
+  ``sqlite3`` shell) be waited for through ``busy_timeout`` at the start, never half-way.
+* **a small pool of aiosqlite reader connections** (``query_only``).  In WAL mode readers never
+  wait for the writer or each other; a load is one statement, so aiosqlite's trip model costs
+  nothing extra there.
+* **a checkpointer** (aiosqlite), which copies the WAL into the main file in the background.
 
 Every connection gets the same PRAGMAs, because SQLite keeps most of them per connection.
 """
@@ -18,17 +23,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Literal
+from typing import Concatenate, Literal, ParamSpec, TypeVar
 
 import aiosqlite
 
 from storage.errors import ConstraintError, DatabaseError, StorageError
 
 Synchronous = Literal["NORMAL", "FULL"]
+T = TypeVar("T")
+P = ParamSpec("P")
 
 #: How long a connection waits for another process's lock before giving up, in milliseconds.
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
@@ -43,75 +52,60 @@ _WRITER_AUTOCHECKPOINT_PAGES = 10_000
 LOG = logging.getLogger(__name__)
 
 
-async def _pragma(conn: aiosqlite.Connection, statement: str) -> object:
-    rows = list(await conn.execute_fetchall(f"PRAGMA {statement}"))
-    return rows[0][0] if rows else None
+def pragma_plan(
+    *, synchronous: Synchronous, busy_timeout_ms: int, read_only: bool
+) -> list[tuple[str, object]]:
+    """The PRAGMAs every connection gets, each with the answer it must give (or None).
+
+    * ``busy_timeout`` first, so that switching to WAL waits for other processes too;
+    * ``journal_mode=WAL``: readers do not block the writer and a commit is one append to the
+      WAL (the mode is stored in the file; asking on every connection is cheap and proves it
+      took effect -- it cannot on some network file systems, which we refuse);
+    * ``synchronous``: NORMAL by default, see docs/storage.md for the durability trade-off;
+    * ``foreign_keys=ON``, then read back: SQLite leaves it off unless asked, per connection;
+    * ``query_only`` on readers, so a bug cannot write beside the writer.
+    """
+    plan: list[tuple[str, object]] = [
+        (f"busy_timeout = {int(busy_timeout_ms)}", None),
+        ("journal_mode = WAL", "wal"),
+        (f"synchronous = {synchronous}", None),
+        ("foreign_keys = ON", None),
+        ("foreign_keys", 1),
+    ]
+    if read_only:
+        plan.append(("query_only = ON", None))
+    return plan
 
 
-async def configure(
+def _check_pragma(statement: str, expected: object, answer: object) -> None:
+    if expected is not None and str(answer).lower() != str(expected):
+        raise StorageError(f"PRAGMA {statement} answered {answer!r}, expected {expected!r}")
+
+
+def configure_sync(
+    conn: sqlite3.Connection, *, synchronous: Synchronous, busy_timeout_ms: int
+) -> None:
+    """Apply :func:`pragma_plan` to a plain (writer) connection."""
+    plan = pragma_plan(synchronous=synchronous, busy_timeout_ms=busy_timeout_ms, read_only=False)
+    for statement, expected in plan:
+        row = conn.execute(f"PRAGMA {statement}").fetchone()
+        _check_pragma(statement, expected, None if row is None else row[0])
+
+
+async def configure_async(
     conn: aiosqlite.Connection,
     *,
     synchronous: Synchronous,
     busy_timeout_ms: int,
     read_only: bool,
 ) -> None:
-    """Apply the PRAGMAs every connection needs, and check the ones that can silently fail.
-
-    * ``busy_timeout`` first, so that switching to WAL waits for other processes too;
-    * ``journal_mode=WAL``: readers do not block the writer and a commit is one append to the
-      WAL (the mode is stored in the file; asking again on every connection is cheap and proves
-      it took effect -- it cannot on some network file systems, which we refuse);
-    * ``synchronous``: NORMAL by default, see docs/storage.md for the durability trade-off;
-    * ``foreign_keys=ON``: SQLite leaves it off per connection unless asked;
-    * ``query_only`` on readers, so a bug cannot write outside the writer's lock.
-    """
-    await _pragma(conn, f"busy_timeout = {int(busy_timeout_ms)}")
-    mode = await _pragma(conn, "journal_mode = WAL")
-    if str(mode).lower() != "wal":
-        raise StorageError(f"SQLite refused WAL journal mode (got {mode!r})")
-    await _pragma(conn, f"synchronous = {synchronous}")
-    await _pragma(conn, "foreign_keys = ON")
-    if await _pragma(conn, "foreign_keys") != 1:
-        raise StorageError("SQLite build does not enforce foreign keys")
-    if read_only:
-        await _pragma(conn, "query_only = ON")
-
-
-async def connect(
-    path: Path,
-    *,
-    synchronous: Synchronous,
-    busy_timeout_ms: int,
-    read_only: bool,
-    check: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None,
-) -> aiosqlite.Connection:
-    """Open one configured connection.
-
-    Readers run in autocommit mode.  The writer uses ``isolation_level="IMMEDIATE"``: the
-    driver then starts ``BEGIN IMMEDIATE`` by itself before a data-changing statement when no
-    transaction is open (see :meth:`ConnectionPool.transaction`); explicit ``BEGIN`` and
-    ``COMMIT`` work as usual, and Python 3.6+ no longer commits implicitly before DDL.
-
-    ``check`` runs before any PRAGMA that could change the file (the journal mode is stored
-    in it), so a database we refuse -- too new, or not ours -- is left untouched.
-    """
-    conn = await aiosqlite.connect(
-        path,
-        isolation_level=None if read_only else "IMMEDIATE",
-        timeout=busy_timeout_ms / 1000,
+    """Apply :func:`pragma_plan` to an aiosqlite (reader, checkpointer) connection."""
+    plan = pragma_plan(
+        synchronous=synchronous, busy_timeout_ms=busy_timeout_ms, read_only=read_only
     )
-    try:
-        conn.row_factory = sqlite3.Row
-        if check is not None:
-            await _pragma(conn, f"busy_timeout = {int(busy_timeout_ms)}")
-            await check(conn)
-        await configure(
-            conn, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms, read_only=read_only
-        )
-    except BaseException:
-        await conn.close()
-        raise
-    return conn
+    for statement, expected in plan:
+        rows = list(await conn.execute_fetchall(f"PRAGMA {statement}"))
+        _check_pragma(statement, expected, rows[0][0] if rows else None)
 
 
 @contextlib.contextmanager
@@ -129,8 +123,96 @@ def translate_errors() -> Iterator[None]:
         raise DatabaseError(str(exc)) from exc
 
 
+def _in_transaction(
+    conn: sqlite3.Connection,
+    body: Callable[Concatenate[sqlite3.Connection, P], T],
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> T:
+    """``BEGIN IMMEDIATE``, the body, ``COMMIT`` -- or ``ROLLBACK`` if anything raised.
+
+    Runs entirely in the writer thread, so no other statement can slip in between, and a
+    caller cancelled while waiting cannot leave a transaction half-open: the function either
+    never starts (still queued) or runs to its COMMIT or ROLLBACK.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(conn, *args, **kwargs)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+class WriterThread:
+    """The writer connection and the thread it lives in."""
+
+    def __init__(self, path: Path, *, synchronous: Synchronous, busy_timeout_ms: int) -> None:
+        self.path = path
+        self._synchronous: Synchronous = synchronous
+        self._busy_timeout_ms = busy_timeout_ms
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._conn: sqlite3.Connection | None = None
+
+    async def open(self, check: Callable[[sqlite3.Connection], None] | None = None) -> None:
+        """Connect in the writer thread.
+
+        ``check`` runs before any PRAGMA that could change the file (the journal mode is stored
+        in it), so a database we refuse -- too new, or not ours -- is left untouched.
+        """
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._open, check)
+
+    def _open(self, check: Callable[[sqlite3.Connection], None] | None) -> None:
+        conn = sqlite3.connect(
+            self.path, isolation_level=None, timeout=self._busy_timeout_ms / 1000
+        )
+        try:
+            conn.row_factory = sqlite3.Row
+            if check is not None:
+                check(conn)
+            configure_sync(
+                conn, synchronous=self._synchronous, busy_timeout_ms=self._busy_timeout_ms
+            )
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+    async def run(
+        self,
+        fn: Callable[Concatenate[sqlite3.Connection, P], T],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """Call ``fn(connection, ...)`` in the writer thread, after every earlier call."""
+        if self._conn is None:
+            raise StorageError("storage is closed")
+        call = functools.partial(fn, self._conn, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    async def transaction(
+        self,
+        body: Callable[Concatenate[sqlite3.Connection, P], T],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """Run ``body(connection, ...)`` as one write transaction: all of it, or none of it."""
+        with translate_errors():
+            return await self.run(_in_transaction, body, *args, **kwargs)
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self._executor, conn.close)
+        self._executor.shutdown(wait=False)
+
+
 class ConnectionPool:
-    """The writer, its lock and the readers of one database file."""
+    """The writer, the readers and the checkpointer of one database file."""
 
     def __init__(
         self,
@@ -141,18 +223,17 @@ class ConnectionPool:
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         checkpoint_interval: float | None = DEFAULT_CHECKPOINT_INTERVAL,
     ) -> None:
-        if readers < 0:
-            raise ValueError("readers must be >= 0")
-        if checkpoint_interval is not None and checkpoint_interval <= 0:
-            raise ValueError("checkpoint_interval must be positive or None")
+        if readers < 1:
+            raise ValueError("at least one reader connection is needed")
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be 'NORMAL' or 'FULL'")
+        if checkpoint_interval is not None and checkpoint_interval <= 0:
+            raise ValueError("checkpoint_interval must be positive or None")
         self.path = path
         self.synchronous: Synchronous = synchronous
         self.busy_timeout_ms = busy_timeout_ms
+        self.writer = WriterThread(path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms)
         self._reader_count = readers
-        self._writer: aiosqlite.Connection | None = None
-        self._write_lock = asyncio.Lock()
         self._readers: list[aiosqlite.Connection] = []
         self._idle_readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         self._checkpoint_interval = checkpoint_interval
@@ -160,27 +241,27 @@ class ConnectionPool:
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._closed = False
 
-    async def open_writer(
-        self, check: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None
-    ) -> aiosqlite.Connection:
-        """Open the writer first, alone, so migrations run before any reader exists."""
-        self._writer = await connect(
-            self.path,
-            synchronous=self.synchronous,
-            busy_timeout_ms=self.busy_timeout_ms,
-            read_only=False,
-            check=check,
+    async def _connect_async(self, *, read_only: bool) -> aiosqlite.Connection:
+        conn = await aiosqlite.connect(
+            self.path, isolation_level=None, timeout=self.busy_timeout_ms / 1000
         )
-        return self._writer
-
-    async def open_readers(self) -> None:
-        for _ in range(self._reader_count):
-            conn = await connect(
-                self.path,
+        try:
+            conn.row_factory = sqlite3.Row
+            await configure_async(
+                conn,
                 synchronous=self.synchronous,
                 busy_timeout_ms=self.busy_timeout_ms,
-                read_only=True,
+                read_only=read_only,
             )
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def open_readers(self) -> None:
+        """Open the readers -- after the writer has migrated the schema."""
+        for _ in range(self._reader_count):
+            conn = await self._connect_async(read_only=True)
             self._readers.append(conn)
             self._idle_readers.put_nowait(conn)
 
@@ -196,13 +277,8 @@ class ConnectionPool:
         """
         if self._checkpoint_interval is None:
             return
-        self._checkpointer = await connect(
-            self.path,
-            synchronous=self.synchronous,
-            busy_timeout_ms=self.busy_timeout_ms,
-            read_only=False,
-        )
-        await _pragma(self.writer, f"wal_autocheckpoint = {_WRITER_AUTOCHECKPOINT_PAGES}")
+        self._checkpointer = await self._connect_async(read_only=False)
+        await self.writer.run(_set_autocheckpoint, _WRITER_AUTOCHECKPOINT_PAGES)
         self._checkpoint_task = asyncio.create_task(
             self._checkpoint_loop(self._checkpointer, self._checkpoint_interval),
             name=f"sqlite-checkpoint:{self.path.name}",
@@ -217,20 +293,9 @@ class ConnectionPool:
             except sqlite3.Error:  # e.g. disk full: the writer's own checkpoint is the net
                 LOG.warning("background WAL checkpoint failed", exc_info=True)
 
-    @property
-    def writer(self) -> aiosqlite.Connection:
-        if self._writer is None or self._closed:
-            raise StorageError("storage is closed")
-        return self._writer
-
     @contextlib.asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A connection for one or more autocommit reads (each sees the latest commit)."""
-        if not self._readers:
-            async with self._write_lock:
-                with translate_errors():
-                    yield self.writer
-            return
+        """A reader for one or more autocommit reads (each sees the latest commit)."""
         if self._closed:
             raise StorageError("storage is closed")
         conn = await self._idle_readers.get()
@@ -240,60 +305,15 @@ class ConnectionPool:
         finally:
             self._idle_readers.put_nowait(conn)
 
-    @contextlib.asynccontextmanager
-    async def transaction(
-        self, *, starts_with_write: bool = False
-    ) -> AsyncIterator[aiosqlite.Connection]:
-        """Run the body as one write transaction: all of it is committed, or none of it.
-
-        The lock is held from ``BEGIN IMMEDIATE`` to ``COMMIT``/``ROLLBACK``.  If the body
-        raises -- including ``CancelledError`` when the calling task is cancelled -- the
-        transaction is rolled back before the lock is released.  aiosqlite queues calls to its
-        thread in order, so the ROLLBACK runs before any later transaction's BEGIN even if the
-        task is cancelled again while waiting for it.  A task cancelled while its COMMIT is
-        already on the way may have committed (as with any database server); the version check
-        makes retrying such a save safe.
-
-        ``starts_with_write=True`` is for bodies whose first statement is an INSERT, UPDATE or
-        DELETE: the writer connection is opened with ``isolation_level="IMMEDIATE"``, so the
-        driver issues ``BEGIN IMMEDIATE`` itself right before that statement, in the same call
-        to the database thread -- one round trip less on the hot path (a move save).  Bodies that
-        read first must not use it: their reads would run outside the transaction.
-        """
-        async with self._write_lock:
-            conn = self.writer
-            with translate_errors():
-                try:
-                    if not starts_with_write:
-                        await conn.execute("BEGIN IMMEDIATE")
-                    yield conn
-                    await conn.commit()  # a no-op if the body wrote nothing
-                except BaseException:
-                    await self._rollback(conn)
-                    raise
-
-    @staticmethod
-    async def _rollback(conn: aiosqlite.Connection) -> None:
-        """Queue a ROLLBACK behind whatever this connection is still running.
-
-        It is sent unconditionally (not after checking ``in_transaction``) because a cancelled
-        ``BEGIN`` may still be queued in aiosqlite's thread; "no transaction is active" then
-        just means there was nothing to undo.
-        """
-        try:
-            await conn.execute("ROLLBACK")
-        except sqlite3.OperationalError as exc:
-            if "no transaction is active" not in str(exc):
-                raise
-
     async def close(self, *, optimize: bool = True) -> None:
-        """Wait for the running write, close the readers, then the writer.
+        """Stop the checkpointer, close the readers, then the writer.
 
         Closing the last connection checkpoints the WAL into the main file and removes it, so a
         cleanly stopped bot leaves a single self-contained ``.sqlite3`` file.
         """
         if self._closed:
             return
+        self._closed = True
         if self._checkpoint_task is not None:
             self._checkpoint_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -302,15 +322,19 @@ class ConnectionPool:
         if self._checkpointer is not None:
             await self._checkpointer.close()
             self._checkpointer = None
-        async with self._write_lock:
-            self._closed = True
-            for _ in self._readers:
-                conn = await self._idle_readers.get()
-                await conn.close()
-            self._readers.clear()
-            if self._writer is not None:
-                if optimize:
-                    with contextlib.suppress(sqlite3.Error):
-                        await self._writer.execute("PRAGMA optimize")
-                await self._writer.close()
-                self._writer = None
+        for _ in self._readers:
+            conn = await self._idle_readers.get()  # waits for reads in progress
+            await conn.close()
+        self._readers.clear()
+        if optimize:
+            with contextlib.suppress(sqlite3.Error, StorageError):
+                await self.writer.run(_optimize)
+        await self.writer.close()
+
+
+def _set_autocheckpoint(conn: sqlite3.Connection, pages: int) -> None:
+    conn.execute(f"PRAGMA wal_autocheckpoint = {int(pages)}")
+
+
+def _optimize(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA optimize")

@@ -21,12 +21,11 @@ the one-active-game rule must hold for chats without topics too.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import aiosqlite
 
 from storage.errors import DatabaseTooNewError, ForeignDatabaseError
 
@@ -255,21 +254,19 @@ def _check_numbering(migrations: Sequence[Migration]) -> None:
             )
 
 
-async def schema_version(conn: aiosqlite.Connection) -> int:
+def schema_version(conn: sqlite3.Connection) -> int:
     """The version recorded in the file, 0 for a database never migrated."""
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-        )
-    )
-    if not rows:
+    row = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if row is None:
         return 0
-    rows = list(await conn.execute_fetchall("SELECT MAX(version) FROM schema_version"))
-    return int(rows[0][0] or 0)
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0] or 0)
 
 
-async def check_openable(
-    conn: aiosqlite.Connection,
+def check_openable(
+    conn: sqlite3.Connection,
     path: Path | str = "",
     migrations: Sequence[Migration] = MIGRATIONS,
 ) -> None:
@@ -278,30 +275,28 @@ async def check_openable(
     Both facts are read in one read transaction: another process may be creating the schema
     at this moment, and reading them apart could see its tables but not yet its version row.
     """
-    await conn.execute("BEGIN")
+    conn.execute("BEGIN")
     try:
-        await _check_openable(conn, path, await schema_version(conn), len(migrations))
+        _check_openable(conn, path, schema_version(conn), len(migrations))
     finally:
-        await conn.execute("ROLLBACK")
+        conn.execute("ROLLBACK")
 
 
-async def _check_openable(
-    conn: aiosqlite.Connection, path: Path | str, version: int, code_version: int
+def _check_openable(
+    conn: sqlite3.Connection, path: Path | str, version: int, code_version: int
 ) -> None:
     if version > code_version:
         raise DatabaseTooNewError(path, version, code_version)
     if version == 0:
-        rows = list(
-            await conn.execute_fetchall(
-                "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
-            )
-        )
-        if rows[0][0]:
+        row = conn.execute(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        ).fetchone()
+        if row[0]:
             raise ForeignDatabaseError(path)
 
 
-async def migrate(
-    conn: aiosqlite.Connection,
+def migrate(
+    conn: sqlite3.Connection,
     *,
     path: Path | str = "",
     migrations: Sequence[Migration] = MIGRATIONS,
@@ -309,8 +304,9 @@ async def migrate(
 ) -> int:
     """Bring the database to ``target`` (default: the newest version) and return its version.
 
-    Each step re-reads the version inside its own explicit ``BEGIN IMMEDIATE``
-    transaction, so two processes starting at once cannot both apply a
+    ``conn`` is a plain connection in autocommit mode (``isolation_level=None``); the store
+    runs this in its writer thread.  Each step re-reads the version inside its own
+    ``BEGIN IMMEDIATE`` transaction, so two processes starting at once cannot both apply a
     migration: the second waits for the first's lock, then sees the new version and skips.
     A database whose version is above the code's newest is refused before anything is written.
     """
@@ -321,28 +317,28 @@ async def migrate(
         raise ValueError(f"target version {goal} is not between 0 and {code_version}")
 
     # Refuse early, without taking the write lock or writing anything.
-    await check_openable(conn, path, migrations)
+    check_openable(conn, path, migrations)
 
     for migration in migrations[:goal]:
-        await conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            current = await schema_version(conn)
-            await _check_openable(conn, path, current, code_version)
+            current = schema_version(conn)
+            _check_openable(conn, path, current, code_version)
             if current >= migration.version:
-                await conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
                 continue
             if current != migration.version - 1:  # pragma: no cover - guarded by numbering
                 raise RuntimeError(f"cannot apply migration {migration.version} to {current}")
-            await conn.execute(_VERSION_TABLE)
+            conn.execute(_VERSION_TABLE)
             for statement in migration.statements:
-                await conn.execute(statement)
-            await conn.execute(
+                conn.execute(statement)
+            conn.execute(
                 "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.description, time.time_ns() // 1000),
             )
-            await conn.execute("COMMIT")
+            conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
-                await conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
             raise
-    return await schema_version(conn)
+    return schema_version(conn)

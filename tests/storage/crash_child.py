@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import sys
+import time
 
 from storage import NewMove, SqliteStorage
 
@@ -48,21 +50,24 @@ async def main(path: str, game_id: int, mode: str) -> None:
         version = saved.version
         commits += 1
         say(f"committed {version}")
-    # mode == "mid": leave a large transaction open and wait for SIGKILL
-    await store._pool.writer.execute("PRAGMA cache_size = 16")
-    async with store._pool.transaction() as conn:
-        for n in range(4):
-            await conn.execute(
-                "UPDATE games SET state = ?, version = version + 1 WHERE game_id = ?",
-                ("uncommitted" + "y" * 2_000_000 + str(n), game_id),
-            )
-        await conn.execute(
-            "INSERT INTO moves (game_id, seq, colour, play, position_id, game_version, "
-            "created_at) VALUES (?, ?, 'white', 'ghost', 'ghost', 0, 0)",
-            (game_id, version + 1),
+    # mode == "mid": leave a large transaction open in the writer thread, and wait for SIGKILL
+    await store._pool.writer.transaction(hang_mid_transaction, game_id, version)
+
+
+def hang_mid_transaction(conn: sqlite3.Connection, game_id: int, version: int) -> None:
+    conn.execute("PRAGMA cache_size = 16")
+    for n in range(4):
+        conn.execute(
+            "UPDATE games SET state = ?, version = version + 1 WHERE game_id = ?",
+            ("uncommitted" + "y" * 2_000_000 + str(n), game_id),
         )
-        say("in-transaction")
-        await asyncio.sleep(3600)
+    conn.execute(
+        "INSERT INTO moves (game_id, seq, colour, play, position_id, game_version, created_at) "
+        "VALUES (?, ?, 'white', 'ghost', 'ghost', 0, 0)",
+        (game_id, version + 1),
+    )
+    say("in-transaction")
+    time.sleep(3600)
 
 
 if __name__ == "__main__":

@@ -130,6 +130,10 @@ async def test_cancelled_saves_leave_a_consistent_store(people: SqliteStorage) -
             task.cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         assert all(isinstance(r, asyncio.CancelledError) for r in results)
+        # A save whose transaction had already started finishes in the writer thread even
+        # though its caller is gone; any later write is queued behind it, so after this one
+        # the store is quiet and a check sees no transaction still in flight.
+        await people.mark_update_processed(10_000 + round_number)
         stored = await assert_log_is_whole(people, game.game_id)
         assert stored.version == stored.move_count + 1  # every committed save added one move
         # the writer is usable right away
@@ -148,9 +152,10 @@ async def test_a_reader_sees_a_save_as_soon_as_it_returns(people: SqliteStorage)
         version = saved.version
 
 
-@pytest.mark.parametrize("readers", [0, 1])
-async def test_few_or_no_reader_connections(db_path, clock: FakeClock, readers: int) -> None:
-    store = await SqliteStorage.open(db_path, readers=readers, clock=clock)
+async def test_a_single_reader_connection(db_path, clock: FakeClock) -> None:
+    with pytest.raises(ValueError):
+        await SqliteStorage.open(db_path, readers=0)
+    store = await SqliteStorage.open(db_path, readers=1, clock=clock)
     try:
         await store.upsert_user(1, "a")
         await store.upsert_user(2, "b")

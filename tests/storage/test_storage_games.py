@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Any
+
 import pytest
 
 from storage import (
     ActiveGameExistsError,
+    ConstraintError,
     GameNotActiveError,
     GameResult,
     GameStatus,
@@ -16,6 +20,7 @@ from storage import (
     StaleVersionError,
     StorageError,
 )
+from storage.sqlite import writes
 from tests.storage.conftest import (
     ALICE,
     BORIS,
@@ -56,13 +61,16 @@ async def test_one_active_game_per_chat_topic(people: SqliteStorage) -> None:
 async def test_the_database_itself_enforces_one_active_game(people: SqliteStorage) -> None:
     """Even a write that skips the repository's check is stopped by the partial unique index."""
     await people.create_game(new_game(ALICE, BORIS))
-    async with people._pool.transaction() as conn:
-        with pytest.raises(Exception, match="UNIQUE"):
-            await conn.execute(
-                "INSERT INTO games (variant, chat_id, white_user_id, black_user_id, state, "
-                "created_at, updated_at) VALUES ('long', ?, ?, ?, '{}', 0, 0)",
-                (GROUP, CARMEN, DMITRY),
-            )
+
+    def sneak_in(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO games (variant, chat_id, white_user_id, black_user_id, state, "
+            "created_at, updated_at) VALUES ('long', ?, ?, ?, '{}', 0, 0)",
+            (GROUP, CARMEN, DMITRY),
+        )
+
+    with pytest.raises(ConstraintError, match="UNIQUE"):
+        await people._pool.writer.transaction(sneak_in)
 
 
 async def test_a_user_plays_several_games_in_different_chats(
@@ -218,13 +226,13 @@ async def test_a_save_failing_half_way_leaves_nothing(
     """The state update and the move log are one transaction: if anything fails after the
     UPDATE (here: right after the moves were inserted), both are rolled back."""
     game = await people.create_game(new_game())
-    real_append = SqliteStorage._append_moves
+    real_append = writes._append_moves
 
-    async def append_then_fail(*args: object) -> None:
-        await real_append(*args)  # type: ignore[arg-type]
+    def append_then_fail(*args: Any) -> None:
+        real_append(*args)
         raise RuntimeError("power cut in the middle of the save")
 
-    monkeypatch.setattr(SqliteStorage, "_append_moves", staticmethod(append_then_fail))
+    monkeypatch.setattr(writes, "_append_moves", append_then_fail)
     with pytest.raises(RuntimeError):
         await people.save_game(game.game_id, 1, "half", moves=[move(1)], update_id=9)
     monkeypatch.undo()

@@ -12,7 +12,6 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from storage import (
@@ -22,7 +21,7 @@ from storage import (
     InvitationState,
     SqliteStorage,
 )
-from storage.sqlite.connections import configure
+from storage.sqlite.connections import configure_sync
 from storage.sqlite.migrations import (
     APPLICATION_ID,
     LATEST_VERSION,
@@ -45,31 +44,31 @@ def schema_of(path: Path) -> list[tuple[str, str, str]]:
     return rows
 
 
-async def open_raw(path: Path) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    conn.row_factory = sqlite3.Row
-    await configure(conn, synchronous="NORMAL", busy_timeout_ms=5000, read_only=False)
+def open_raw(path: Path) -> sqlite3.Connection:
+    """A connection set up like the store's writer (autocommit, the same PRAGMAs)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    configure_sync(conn, synchronous="NORMAL", busy_timeout_ms=5000)
     return conn
 
 
-async def build_database(path: Path, version: int) -> None:
+def build_database(path: Path, version: int) -> None:
     """A database at ``version`` holding the rows the code of that version would have written."""
-    conn = await open_raw(path)
+    conn = open_raw(path)
     try:
-        assert await migrate(conn, target=version) == version
+        assert migrate(conn, target=version) == version
         if version >= 1:
-            await conn.executemany(
+            conn.executemany(
                 "INSERT INTO users (user_id, display_name, username, language, created_at, "
                 "updated_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [(7, "Алия", "aliya", "ru", US, US), (8, "Ben", None, None, US, US)],
             )
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO chats (chat_id, chat_type, title, language, default_variant, "
                 "match_length, options_json, created_at, updated_at) "
                 "VALUES (-5, 'group', 'old chat', 'ru', 'short', 3, '{\"cube\":true}', ?, ?)",
                 (US, US),
             )
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO games (game_id, variant, status, chat_id, thread_id, white_user_id, "
                 "black_user_id, ai_level, match_length, options_json, score_white, score_black, "
                 "state, version, move_count, created_at, updated_at) "
@@ -77,7 +76,7 @@ async def build_database(path: Path, version: int) -> None:
                 "'{\"old\":true}', 4, 2, ?, ?)",
                 (US, US),
             )
-            await conn.executemany(
+            conn.executemany(
                 "INSERT INTO moves (game_id, seq, colour, player_user_id, die1, die2, play, "
                 "position_id, game_version, created_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -85,31 +84,31 @@ async def build_database(path: Path, version: int) -> None:
                     (2, "black", 8, 6, 6, "24/18(2) 13/7(2)", "pos-b", 3, US),
                 ],
             )
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO game_messages (game_id, chat_id, thread_id, kind, message_id, "
                 "updated_at) VALUES (1, -5, 0, 'board', 99, ?)",
                 (US,),
             )
         if version >= 2:
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO invitations (token, inviter_id, invitee_id, chat_id, thread_id, "
                 "variant, match_length, options_json, state, created_at, expires_at) "
                 "VALUES ('tok-old', 7, NULL, -5, 0, 'long', 1, '{}', 'pending', ?, ?)",
                 (US, US + 3_600_000_000),
             )
         if version >= 3:
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO ratings (user_id, variant, rating, games, peak, updated_at) "
                 "VALUES (7, 'short', 1530.5, 3, 1540.0, ?)",
                 (US,),
             )
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO user_stats (user_id, variant, vs_ai, games, wins, losses, "
                 "wins_oin, points_won) VALUES (7, 'short', 0, 3, 2, 1, 2, 2)"
             )
         # Version 4 (processed updates) is the newest, so no older database has that table.
     finally:
-        await conn.close()
+        conn.close()
 
 
 def test_migrations_are_numbered_from_one_without_gaps() -> None:
@@ -149,7 +148,7 @@ async def test_empty_file_is_migrated_to_latest(tmp_path: Path, how: str) -> Non
 @pytest.mark.parametrize("start", range(LATEST_VERSION))
 async def test_upgrade_from_every_earlier_version_keeps_data(tmp_path: Path, start: int) -> None:
     old = tmp_path / f"v{start}.sqlite3"
-    await build_database(old, start)
+    build_database(old, start)
 
     store = await SqliteStorage.open(old)
     try:
@@ -221,30 +220,30 @@ async def test_foreign_database_is_refused(tmp_path: Path) -> None:
     ]
 
 
-async def test_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
+def test_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
     migrations = (
         Migration(1, "good", ("CREATE TABLE a (x INTEGER)",)),
         Migration(2, "bad", ("CREATE TABLE b (x INTEGER)", "INSERT INTO nowhere VALUES (1)")),
     )
-    conn = await open_raw(tmp_path / "m.sqlite3")
+    conn = open_raw(tmp_path / "m.sqlite3")
     try:
         with pytest.raises(sqlite3.OperationalError, match="nowhere"):
-            await migrate(conn, migrations=migrations)
-        assert await schema_version(conn) == 1
-        names = {row[0] for row in await conn.execute_fetchall("SELECT name FROM sqlite_master")}
+            migrate(conn, migrations=migrations)
+        assert schema_version(conn) == 1
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
         assert "a" in names and "b" not in names  # step 2's first statement was rolled back
         assert not conn.in_transaction
     finally:
-        await conn.close()
+        conn.close()
 
 
-async def test_badly_numbered_migrations_are_rejected(tmp_path: Path) -> None:
-    conn = await open_raw(tmp_path / "m.sqlite3")
+def test_badly_numbered_migrations_are_rejected(tmp_path: Path) -> None:
+    conn = open_raw(tmp_path / "m.sqlite3")
     try:
         with pytest.raises(ValueError, match="without gaps"):
-            await migrate(conn, migrations=(Migration(2, "two", ("SELECT 1",)),))
+            migrate(conn, migrations=(Migration(2, "two", ("SELECT 1",)),))
     finally:
-        await conn.close()
+        conn.close()
 
 
 async def test_two_stores_opening_an_empty_file_at_once_migrate_it_once(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sqlite3
 
 import pytest
 
@@ -180,12 +181,14 @@ async def test_match_length_scales_the_rating_change(people: SqliteStorage) -> N
 
 
 async def test_provisional_player_against_established(people: SqliteStorage) -> None:
-    async with people._pool.transaction() as conn:
-        await conn.execute(
+    def established_boris(conn: sqlite3.Connection) -> None:
+        conn.execute(
             "INSERT INTO ratings (user_id, variant, rating, games, peak, updated_at) "
             "VALUES (?, 'long', 1700.0, 40, 1750.0, 0)",
             (BORIS,),
         )
+
+    await people._pool.writer.transaction(established_boris)
     game = await people.create_game(new_game(ALICE, BORIS))
     done = await people.finish_game(game.game_id, 1, "x", GameResult("white", "mars", 2))
     alice, boris = by_hand(1500, 1700, 32, 16)
