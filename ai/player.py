@@ -1,0 +1,244 @@
+"""Computer players: how each level chooses a play and answers the cube.
+
+Levels
+------
+``easy``    the hand-written evaluation, played with noise: it usually picks a sensible play
+            but often not the best one, the way a beginner does (see :data:`EASY_TEMPERATURE`).
+``medium``  the trained network at 0-ply: the play whose resulting position it values most.
+``hard``    the network's best few plays re-scored 1-ply: each is averaged over the opponent's
+            21 rolls with the opponent's best reply.
+``random``, ``race``  benchmark baselines (uniform legal play; the greedy "race" player).
+
+Determinism: a player with a seed draws its random numbers from a generator seeded by the seed
+*and* the position and dice, so the same question always gets the same answer, however many
+moves the player made before (a bot may rebuild players between messages).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ai import heuristic
+from ai.net import Net, equity, flip, shipped_net
+from ai.race import no_contact, race_equity
+from ai.search import Evaluator, heuristic_evaluator, net_evaluator, one_ply
+from engine.game import Game, Phase
+from engine.options import Options
+from engine.position import Position
+from engine.step import Play
+from engine.variants import get_variant
+
+LEVELS = ("easy", "medium", "hard")
+BASELINES = ("random", "race")
+
+# Easy: softmax over the heuristic score (in pips) at this temperature, so a play 12 pips worse
+# than the best is still chosen e^-1 times as often. At 6 it beat the race baseline 73 % in
+# short nardy: too strong for a level beginners should beat.
+EASY_TEMPERATURE = 12.0
+# Hard: how many 0-ply candidates get the 1-ply look-ahead, and how far below the best 0-ply
+# equity a candidate may be; measured to keep the median decision well under 250 ms.
+HARD_CANDIDATES = 5
+HARD_MARGIN = 0.2
+# Without a trained net (long nardy), every evaluation is a Python loop: search less.
+HARD_CANDIDATES_HEURISTIC = 4
+# ... and a work budget (opponent replies evaluated) after which the remaining candidates keep
+# their 0-ply rank: it caps the worst case (doubles in bushy positions) deterministically,
+# which a wall-clock limit would not.
+HARD_BUDGET = 2500
+HARD_BUDGET_HEURISTIC = 1500
+
+# Cube thresholds in cubeless equity (points per game at cube 1), money play.
+DOUBLE_AT = 0.40  # first double, centred cube (≈ 70 % wins without gammons)
+REDOUBLE_AT = 0.48  # redouble from an owned cube: ownership is worth giving up only later
+TOO_GOOD = 1.0  # the opponent would drop, but playing on wins more (gammons)
+TAKE_FROM = -0.56  # a take loses less than dropping (−0.5 at the doubled cube) + live cube
+EASY_SHIFT = 0.25  # easy doubles early and takes too much, as beginners do
+
+
+@dataclass(slots=True)
+class Player:
+    """A computer opponent for one variant at one level (see the module docstring)."""
+
+    level: str
+    variant: str
+    seed: int | None = None
+    net: Net | None = field(default=None, repr=False)
+    use_net: bool = True  # False: the hand-written evaluation only (for measurements)
+    _rng: random.Random = field(default_factory=random.Random, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS + BASELINES:
+            raise ValueError(f"unknown level {self.level!r}; expected one of {LEVELS}")
+        self.variant = get_variant(self.variant).name
+        if self.net is None and self.use_net and self.level in ("medium", "hard"):
+            self.net = shipped_net(self.variant)
+
+    # ---- plays --------------------------------------------------------------------------
+
+    def choose_play(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        *,
+        first_turn: bool = False,
+        options: Options | None = None,
+    ) -> Play:
+        """One of the variant's legal plays for this roll (a pass is the empty play)."""
+        plays = get_variant(self.variant).legal_plays(
+            position, dice, first_turn=first_turn, options=options
+        )
+        if len(plays) == 1:
+            return plays[0]
+        rng = self._rng_for(position, dice)
+        if self.level == "random":
+            return rng.choice(plays)
+        if self.level == "race":
+            return _race_choice(self.variant, plays, rng)
+        if self.level == "easy":
+            scores = self._heuristic_scores(plays)
+            noisy = [s / EASY_TEMPERATURE + _gumbel(rng) for s in scores]
+            return plays[max(range(len(plays)), key=noisy.__getitem__)]
+        return self.rank(position, dice, first_turn=first_turn, options=options, rng=rng)[0][0]
+
+    def rank(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        *,
+        first_turn: bool = False,
+        options: Options | None = None,
+        rng: random.Random | None = None,
+        candidates: int | None = None,
+        budget: int | None = None,
+    ) -> list[tuple[Play, float]]:
+        """Plays with their equity for the mover, best first, as this level judges them.
+
+        ``hard`` returns only the candidates it searched 1-ply (0-ply and 1-ply equities are
+        not comparable); other levels return every play.
+        """
+        opts = options or Options()
+        plays = get_variant(self.variant).legal_plays(
+            position, dice, first_turn=first_turn, options=opts
+        )
+        rng = rng or self._rng_for(position, dice)
+        order = list(range(len(plays)))
+        rng.shuffle(order)  # ties go to a seeded random play, not to generation order
+        plays = [plays[i] for i in order]
+        evaluate = self._evaluator()
+        me = [p.result.mover for p in plays]
+        opp = [p.result.opponent for p in plays]
+        values = evaluate(me, opp)
+        if candidates is None:
+            candidates = HARD_CANDIDATES if self.net else HARD_CANDIDATES_HEURISTIC
+        if budget is None:
+            budget = HARD_BUDGET if self.net else HARD_BUDGET_HEURISTIC
+        if self.level == "hard" and len(plays) > 1:
+            best0 = float(values.max())
+            top = sorted(range(len(plays)), key=lambda i: -values[i])[:candidates]
+            top = [i for i in top if values[i] >= best0 - HARD_MARGIN] or top[:1]
+            scored = []
+            work = 0
+            for i in top:
+                if scored and work >= budget:
+                    break
+                value, replies = one_ply(evaluate, self.variant, me[i], opp[i], opts)
+                scored.append((plays[i], value))
+                work += replies
+        else:
+            scored = [(p, float(v)) for p, v in zip(plays, values, strict=True)]
+        scored.sort(key=lambda pv: -pv[1])
+        return scored
+
+    # ---- the cube -----------------------------------------------------------------------
+
+    def should_double(self, game: Game) -> bool:
+        """Whether to offer the cube now (phase ROLL, this player to move), money-game rules.
+
+        Double inside the window: strong enough that the opponent's take costs them
+        (``DOUBLE_AT``), but not so strong that playing on for a mars is worth more than
+        the single point a drop would give (``TOO_GOOD``).
+        """
+        if game.phase is not Phase.ROLL or not game.cube_enabled or game.crawford:
+            return False
+        side = game.side_to_move
+        if game.cube_owner not in (None, side):
+            return False
+        pos = game.pos
+        eq = self._pre_roll_equity(pos.mover, pos.opponent)
+        threshold = DOUBLE_AT if game.cube_owner is None else REDOUBLE_AT
+        if self.level == "easy":
+            threshold -= EASY_SHIFT
+        if self.level in BASELINES:
+            return False
+        if eq > TOO_GOOD and -eq < TAKE_FROM:
+            return False
+        return eq >= threshold
+
+    def should_take(self, game: Game) -> bool:
+        """Whether to accept an offered double (phase DOUBLE, this player answering).
+
+        Take when the game is worth more than −0.5 of the current stake per doubled point,
+        i.e. losing twice the stake on average beats paying the stake now; owning the cube
+        afterwards is worth a little, hence the slightly lower bound.
+        """
+        if game.phase is not Phase.DOUBLE:
+            return False
+        if self.level == "random":
+            return self._rng.random() < 0.5
+        if self.level == "race":
+            return True
+        pos = game.pos  # the doubler is to roll; the taker "has just moved"
+        eq = -self._pre_roll_equity(pos.mover, pos.opponent)
+        bound = TAKE_FROM - (EASY_SHIFT if self.level == "easy" else 0.0)
+        return eq >= bound
+
+    def _pre_roll_equity(self, me: tuple[int, ...], opp: tuple[int, ...]) -> float:
+        """Equity of the side about to roll: the race formula once contact is over, else the
+        opponent's after-state value from the net (or the heuristic), seen from this side."""
+        if no_contact(self.variant, me, opp):
+            return race_equity(me, opp)
+        if self.net is not None:
+            probs = self.net.probs(
+                np.asarray([opp], dtype=np.int16), np.asarray([me], dtype=np.int16)
+            )
+            return float(equity(self.variant, flip(self.variant, probs))[0])
+        return -float(heuristic_evaluator(self.variant)([opp], [me])[0])
+
+    # ---- helpers ------------------------------------------------------------------------
+
+    def _evaluator(self) -> Evaluator:
+        if self.net is not None and self.level in ("medium", "hard"):
+            return net_evaluator(self.net)
+        return heuristic_evaluator(self.variant)
+
+    def _heuristic_scores(self, plays: Sequence[Play]) -> list[float]:
+        score = heuristic.long_score if self.variant == "long" else heuristic.short_score
+        return [score(p.result.mover, p.result.opponent) for p in plays]
+
+    def _rng_for(self, position: Position, dice: tuple[int, int]) -> random.Random:
+        if self.seed is None:
+            return self._rng
+        key = f"{self.seed}|{self.level}|{position.white}|{position.black}|{int(position.turn)}"
+        return random.Random(f"{key}|{dice}")
+
+
+def _gumbel(rng: random.Random) -> float:
+    """Gumbel noise: argmax(score/T + noise) samples the softmax at temperature T."""
+    return -math.log(-math.log(rng.random() or 1e-12))
+
+
+def _race_choice(variant: str, plays: Sequence[Play], rng: random.Random) -> Play:
+    """Greedy baseline: most pips gained, then fewest blots (short), then most made points."""
+
+    def key(play: Play) -> tuple[int, int, int, float]:
+        me = play.result.mover
+        blots = sum(1 for p in range(1, 26) if me[p] == 1) if variant == "short" else 0
+        made = sum(1 for p in range(1, 25) if me[p] >= 2)
+        return (heuristic.pips(me), blots, -made, rng.random())
+
+    return min(plays, key=key)
