@@ -47,7 +47,6 @@ class Figures:
     tasks: int
     readers: int
     synchronous: str
-    checkpoint: str
     seconds: float
     cpu_ms_per_commit: float
     load_average: float
@@ -103,7 +102,6 @@ async def run(
     readers: int,
     synchronous: str,
     state_bytes: int,
-    checkpoint_interval: float | None,
 ) -> Figures:
     path = directory / f"bench-{tasks}-{readers}-{synchronous}.sqlite3"
     for suffix in ("", "-wal", "-shm"):
@@ -112,7 +110,6 @@ async def run(
         path,
         readers=readers,
         synchronous=synchronous,  # type: ignore[arg-type]
-        checkpoint_interval=checkpoint_interval,
     )
 
     # -- setup: users, one chat per game, the games -----------------------------------------
@@ -197,7 +194,6 @@ async def run(
         tasks=tasks,
         readers=readers,
         synchronous=synchronous,
-        checkpoint="writer" if checkpoint_interval is None else f"bg {checkpoint_interval:g}s",
         seconds=seconds,
         cpu_ms_per_commit=cpu_seconds / len(latencies) * 1000,
         load_average=os.getloadavg()[0],
@@ -213,16 +209,16 @@ async def run(
 
 def row(f: Figures) -> str:
     return (
-        f"| {f.tasks:>5} | {f.readers:>7} | {f.synchronous:<6} | {f.checkpoint:<10} "
+        f"| {f.tasks:>5} | {f.readers:>7} | {f.synchronous:<6} "
         f"| {f.commits_per_second:>9.0f} | {f.median_ms:>9.2f} | {f.p99_ms:>6.2f} "
         f"| {f.max_ms:>6.1f} | {f.cpu_ms_per_commit:>6.2f} | {f.load_average:>4.1f} |"
     )
 
 
 HEADER = (
-    "| tasks | readers | sync   | checkpoint | commits/s | median ms | p99 ms | max ms "
+    "| tasks | readers | sync   | commits/s | median ms | p99 ms | max ms "
     "| CPU ms | load |\n"
-    "|------:|--------:|:-------|:-----------|----------:|----------:|-------:|-------:"
+    "|------:|--------:|:-------|----------:|----------:|-------:|-------:"
     "|-------:|-----:|"
 )
 
@@ -233,14 +229,8 @@ async def main() -> int:
     parser.add_argument("--commits", type=int, default=50_000)
     parser.add_argument("--tasks", type=int, default=16, help="concurrent tasks (players)")
     parser.add_argument("--readers", type=int, default=2, help="reader connections")
-    parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
+    parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="FULL")
     parser.add_argument("--state-bytes", type=int, default=1200, help="size of a saved state")
-    parser.add_argument(
-        "--checkpoint-interval",
-        type=float,
-        default=1.0,
-        help="seconds between background WAL checkpoints; 0 = the writer checkpoints itself",
-    )
     parser.add_argument("--sweep", action="store_true", help="also vary tasks/readers/sync")
     parser.add_argument("--sweep-commits", type=int, default=10_000)
     parser.add_argument("--dir", type=Path, default=None, help="where to put the database")
@@ -259,7 +249,6 @@ async def main() -> int:
             readers=args.readers,
             synchronous=args.synchronous,
             state_bytes=args.state_bytes,
-            checkpoint_interval=args.checkpoint_interval or None,
         )
         print(
             f"\n{main_run.games} games, {main_run.commits} load-and-save commits from "
@@ -282,14 +271,13 @@ async def main() -> int:
         if args.sweep:
             print(f"\nsweep ({args.sweep_commits} commits each, {args.games} games)\n")
             print(HEADER)
-            variants = [(tasks, 2, "NORMAL", 1.0) for tasks in (1, 4, 8, 16, 32, 64)] + [
-                (16, 0, "NORMAL", 1.0),
-                (16, 4, "NORMAL", 1.0),
-                (16, 2, "NORMAL", None),
-                (16, 2, "FULL", 1.0),
-                (16, 2, "FULL", None),
+            variants = [(tasks, 2, "FULL") for tasks in (1, 4, 8, 16, 32, 64)] + [
+                (16, 1, "FULL"),
+                (16, 4, "FULL"),
+                (1, 2, "NORMAL"),
+                (16, 2, "NORMAL"),
             ]
-            for tasks, readers, synchronous, interval in variants:
+            for tasks, readers, synchronous in variants:
                 figures = await run(
                     directory,
                     games=args.games,
@@ -298,7 +286,6 @@ async def main() -> int:
                     readers=readers,
                     synchronous=synchronous,
                     state_bytes=args.state_bytes,
-                    checkpoint_interval=interval,
                 )
                 print(row(figures), flush=True)
     finally:

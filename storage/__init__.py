@@ -53,14 +53,14 @@ from storage.models import (
 )
 from storage.settings import DATABASE_PATH_VARIABLE, DEFAULT_DATABASE_PATH, database_path
 from storage.sqlite import SqliteStorage
-from storage.sqlite.connections import Synchronous
+from storage.sqlite.connections import DEFAULT_SYNCHRONOUS, Synchronous
 
 
 async def open_storage(
     path: str | Path | None = None,
     *,
     readers: int = 2,
-    synchronous: Synchronous = "NORMAL",
+    synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
 ) -> Storage:
     """Open the default (SQLite) store; ``path`` defaults to ``DATABASE_PATH``.
 

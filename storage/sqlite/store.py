@@ -46,7 +46,7 @@ from storage.settings import database_path
 from storage.sqlite import writes
 from storage.sqlite.connections import (
     DEFAULT_BUSY_TIMEOUT_MS,
-    DEFAULT_CHECKPOINT_INTERVAL,
+    DEFAULT_SYNCHRONOUS,
     ConnectionPool,
     Synchronous,
     translate_errors,
@@ -146,9 +146,8 @@ class SqliteStorage(Storage):
         path: str | Path | None = None,
         *,
         readers: int = 2,
-        synchronous: Synchronous = "NORMAL",
+        synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-        checkpoint_interval: float | None = DEFAULT_CHECKPOINT_INTERVAL,
         clock: Clock | None = None,
     ) -> Self:
         """Open (creating and migrating as needed) the database at ``path``.
@@ -168,14 +167,12 @@ class SqliteStorage(Storage):
             readers=readers,
             synchronous=synchronous,
             busy_timeout_ms=busy_timeout_ms,
-            checkpoint_interval=checkpoint_interval,
         )
         try:
             with translate_errors():
                 await pool.writer.open(check=functools.partial(check_openable, path=target))
                 await pool.writer.run(functools.partial(migrate, path=target))
                 await pool.open_readers()
-                await pool.start_checkpointer()
         except BaseException:
             await pool.close(optimize=False)  # a refused file is left exactly as it was
             raise

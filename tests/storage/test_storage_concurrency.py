@@ -170,30 +170,3 @@ async def test_a_single_reader_connection(db_path, clock: FakeClock) -> None:
         assert (await store.get_game(game.game_id)).version == 2
     finally:
         await store.close()
-
-
-@pytest.mark.parametrize("interval", [0.02, None])
-async def test_wal_checkpoints_with_and_without_the_background_task(
-    db_path, clock: FakeClock, interval: float | None
-) -> None:
-    """With the background task, saved pages reach the main file without any commit paying
-    for the copy; without it they stay in the WAL until SQLite's own auto-checkpoint (or the
-    close).  Either way everything is there after a reopen."""
-    store = await SqliteStorage.open(db_path, clock=clock, checkpoint_interval=interval)
-    try:
-        await store.upsert_user(1, "a")
-        await store.upsert_user(2, "b")
-        await store.upsert_chat(5, "group")
-        game = await store.create_game(new_game(1, 2, chat_id=5))
-        version = game.version
-        for n in range(50):
-            state = f"marker-{n:03d}-" + "z" * 100
-            version = (await store.save_game(game.game_id, version, state)).version
-        await asyncio.sleep(0.3)
-        in_main_file = b"marker-049-" in db_path.read_bytes()
-        assert in_main_file == (interval is not None)
-    finally:
-        await store.close()
-    assert b"marker-049-" in db_path.read_bytes()  # closing checkpoints everything
-    async with await SqliteStorage.open(db_path, clock=clock) as reopened:
-        assert (await reopened.get_game(game.game_id)).version == 51
