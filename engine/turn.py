@@ -8,7 +8,7 @@ look for the first rule it breaks, to tell the player why.
 
 from __future__ import annotations
 
-from itertools import permutations
+from itertools import pairwise, permutations
 
 from engine import movegen
 from engine.notation import Segment, format_steps, parse_segments
@@ -177,6 +177,23 @@ class Turn:
             if self.steps or self.has_moves:
                 raise IllegalMoveError(Reason.MUST_MOVE, "there is a legal move")
             return self
+        try:
+            return self._apply_segments(segments)
+        except IllegalMoveError as error:
+            # With a double, stops are fixed: retry with each multi-die segment split, so that
+            # other segments' steps can come in between (``bar/21(2)`` with 2-2 enters both
+            # checkers before either moves on, S-11). The first error stays the explanation.
+            if self.dice[0] != self.dice[1]:
+                raise
+            split = _split_double_segments(segments, self.dice[0])
+            if split == segments or len(split) > len(self.remaining_dice):
+                raise
+            try:
+                return self._apply_segments(split)
+            except IllegalMoveError:
+                raise error from None
+
+    def _apply_segments(self, segments: list[Segment]) -> Turn:
         best_error: IllegalMoveError | None = None
         best_depth = -1
         tried: set[tuple[Segment, ...]] = set()
@@ -237,6 +254,22 @@ def _resolve(
         if depth + 1 > best[0]:
             best = (depth + 1, error)
     return None, best[0], best[1]
+
+
+def _split_double_segments(segments: list[Segment], die: int) -> list[Segment]:
+    """Each segment over several dice of a double, cut at its fixed stops (``bar/21`` with
+    2-2 becomes bar/23 and 23/21)."""
+    out: list[Segment] = []
+    for seg in segments:
+        end = 0 if seg.dst == OFF else seg.dst
+        distance = seg.src - end
+        if distance > die and distance % die == 0:
+            stops = list(range(seg.src - die, end, -die))
+            out.extend(Segment(a, b) for a, b in pairwise([seg.src, *stops]))
+            out.append(Segment(stops[-1], seg.dst, seg.hit))
+        else:
+            out.append(seg)
+    return out
 
 
 def _path_hits(turn: Turn, since: int) -> bool:
