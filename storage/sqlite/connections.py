@@ -43,8 +43,8 @@ T = TypeVar("T")
 P = ParamSpec("P")
 
 #: FULL: a save returns only once its WAL frames are on disk, so even a power cut cannot undo
-#: it.  Measured here it costs ~0.2 ms per commit and still leaves 2,500+ commits/s; NORMAL
-#: (durable against a killed process, not against a power cut) is ~1.5x faster.  See
+#: it.  Measured here it costs ~0.2 ms per commit and still leaves ~2,500 commits/s; NORMAL
+#: (durable against a killed process, not against a power cut) is ~2x faster.  See
 #: docs/storage.md.
 DEFAULT_SYNCHRONOUS: Synchronous = "FULL"
 
