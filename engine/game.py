@@ -250,6 +250,9 @@ class Game:
             if rng is None:
                 raise ValueError("roll needs an rng or dice")
             dice = (_roll_die(rng), _roll_die(rng))
+        elif len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+            # Refuse before anything changes: a bad roll must not leave the game in MOVE.
+            raise ValueError(f"dice must be two values 1..6, got {dice!r}")
         self.history.append(Event("roll", self.side_to_move, dice))
         return self._start_move(dice)
 

@@ -85,6 +85,10 @@ def test_C_11_dice_come_from_the_injected_generator_and_must_be_1_to_6() -> None
     game.set_lot(6, 1)
     with pytest.raises(ValueError):
         game.roll(Dice(7, 1))
+    for bad in [(7, 1), (0, 3), (2,)]:
+        with pytest.raises(ValueError):
+            game.roll(dice=bad)  # type: ignore[arg-type]
+    assert game.phase is Phase.ROLL and [e.kind for e in game.history] == ["lot"]
     turn = game.roll(Dice(3, 1))
     assert turn is not None and turn.dice == (3, 1)
 

@@ -8,6 +8,7 @@ exception type (:class:`NotationError`), and game actions (cube, turn order) rai
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ import pytest
 
 from engine import IllegalMoveError, NotationError, Options, Reason, Side, Turn
 from engine.position import BAR, OFF
+from tests.engine.corpus import spread
 from tests.engine.helpers import long_pos, short_pos
 
 V1 = Options(block_in_passing=True)
@@ -311,3 +313,27 @@ def test_a_rejected_step_leaves_the_turn_unchanged() -> None:
     with pytest.raises(IllegalMoveError):
         turn.step(17, 12)
     assert [(s.src, s.dst) for s in turn.steps] == [(24, 19)]
+
+
+def test_any_refused_step_raises_a_reason_and_simple_facts_hold() -> None:
+    """Robustness over random positions: every (src, dst) that ``legal_steps`` does not offer
+    is refused with an IllegalMoveError (never another exception); an empty source is C-1, a
+    move to a higher point is C-4; every offered step is accepted."""
+    rng = random.Random(77)
+    for variant in ("long", "short"):
+        for sample in spread(variant, 40):
+            turn = Turn(sample.position, sample.dice, first_turn=sample.first_turn)
+            offered = {(s.src, s.dst) for s in turn.legal_steps()}
+            me = sample.position.mover
+            pairs = [(s, d) for s in range(1, 26) if me[s] for d in range(0, 26)]
+            for src, dst in [*offered, *rng.sample(pairs, min(30, len(pairs))), (3, 3)]:
+                if (src, dst) in offered:
+                    assert turn.step(src, dst).steps[-1].src == src
+                    continue
+                with pytest.raises(IllegalMoveError) as info:
+                    turn.step(src, dst)
+                reason = info.value.reason
+                if not me[src]:
+                    assert reason is Reason.NO_CHECKER
+                elif dst != OFF and dst >= src:
+                    assert reason is Reason.BACKWARDS

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from engine import IllegalMoveError, Reason, Turn
+from engine.position import OFF
 from tests.engine.corpus import spread
-from tests.engine.helpers import long_pos, short_pos
+from tests.engine.helpers import after, long_pos, short_pos
 
 
 @pytest.mark.parametrize(("variant", "size"), [("long", 150), ("short", 50)])
@@ -77,3 +78,14 @@ def test_single_play_is_reported_for_forced_turns() -> None:
     """A turn with one legal outcome (T-L1) exposes it, so the bot can play it itself."""
     turn = Turn(long_pos("24×15", "24×15"), (6, 6), first_turn=True)
     assert turn.single_play is not None and turn.max_dice == 2
+
+
+def test_C_23_item_4_a_legal_outcome_reached_early_may_be_committed() -> None:
+    """C-23 item 4 accepts a play by its final position. X: 2×1, 1×1 with 6-1: `2/off` with
+    the 6 already gives X: 1×1, the outcome of the legal `2/1, 1/off`, so the turn may be
+    committed although `1/off` with the 1 is still offered. (Pinned; see the report: C-19's
+    wording would call the one-die play illegal, but the outcome is the same.)"""
+    pos = short_pos("2×1, 1×1")
+    turn = Turn(pos, (6, 1)).step(2, OFF)
+    assert turn.is_complete() and turn.finish().result == after(pos, "2/1, 1/off")
+    assert [(s.src, s.dst, s.die) for s in turn.legal_steps()] == [(1, OFF, 1)]
