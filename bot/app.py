@@ -7,6 +7,7 @@ them until stopped. Tests build the same objects against the fake Bot API server
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -16,13 +17,18 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeDefault,
+    ErrorEvent,
+)
 
 import storage
 from bot.boards import Boards, Languages
 from bot.config import Settings
 from bot.gameplay import ComputerPlayers, GameService
-from bot.handlers import common, lobby, play, rules, stats
+from bot.handlers import common, fresh, lobby, play, rules, stats
 from bot.handlers import settings as settings_handlers
 from bot.middlewares import Context, OncePerUpdate
 from bot.outbox import Outbox
@@ -94,7 +100,7 @@ def make_dispatcher(
     dp.message.outer_middleware(context)
     dp.callback_query.outer_middleware(context)
     # Order matters: commands and buttons first, free text (moves, then questions) last.
-    dp.include_routers(
+    templates = (
         common.router,
         lobby.router,
         play.router,
@@ -102,12 +108,21 @@ def make_dispatcher(
         settings_handlers.router,
         rules.router,
     )
+    dp.include_routers(*(fresh(r) for r in templates))
     dp.errors.register(_on_error)
     return dp
 
 
-async def _on_error(event: object, exception: Exception | None = None) -> bool:
-    log.exception("unhandled error in a handler", exc_info=exception)
+async def _on_error(event: ErrorEvent) -> bool:
+    """Log the failure and tell the user, briefly, in their language; the game is unchanged
+    because every state change is one storage transaction."""
+    log.error("unhandled error in a handler", exc_info=event.exception)
+    update = event.update
+    with contextlib.suppress(Exception):
+        if update.callback_query is not None:
+            await update.callback_query.answer(t("ru", "internal_error"), show_alert=True)
+        elif update.message is not None:
+            await update.message.answer(t("ru", "internal_error"))
     return True
 
 

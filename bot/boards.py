@@ -120,7 +120,6 @@ class Boards:
         """Send the first board of a game to its chats (and notify the first mover)."""
         for target in targets or self.initial_targets(snap):
             await self._send_board(snap, target)
-        await self.notify(snap, actor_user_id=None)
 
     async def update(
         self,

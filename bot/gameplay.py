@@ -332,6 +332,8 @@ class GameService:
         await self._settle(match, seats, None)
         game_chat = inv.chat_id if inv.chat_id is not None else inv.inviter_id
         game_thread = inv.thread_id if inv.chat_id is not None else 0
+        if game_chat > 0:
+            await self.store.upsert_chat(game_chat, storage.ChatType.PRIVATE)
         try:
             accepted = await self.store.accept_invitation(
                 token,

@@ -1,41 +1,81 @@
 """House rules of a chat (RULES.md §5) as the bot shows and edits them.
 
-The engine owns the meaning of every option; this module only names them for people and
-reads a chat's stored defaults.
+The engine owns the meaning of every option; this module only names them for people, reads a
+chat's stored defaults and computes what a /settings tap changes. A group keeps its defaults
+in its own row; a private chat keeps the user's defaults in a row of its own (created on the
+first change), so both are read the same way.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import storage
 from bot.texts import t
 from engine import LongScoring, Options
 
-# (option field, variants it applies to, V-rule id)
+# (option field, variants it applies to, V-rule id). Crawford is listed for both games but is
+# only named where the cube is in play (the engine applies it only then).
 TOGGLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("block_in_passing", ("long",), "V-1"),
     ("block_needs_home", ("long",), "V-2"),
     ("first_move_lot_dice", ("long",), "V-3"),
+    ("first_turn_any_double", ("long",), "V-4"),
+    ("no_obstacle_clause", ("long",), "V-5"),
     ("bearoff_next_turn", ("long",), "V-7"),
     ("resign_as_oin", ("long", "short"), "V-10"),
     ("winner_starts_next", ("long",), "V-12"),
-    ("crawford", ("short",), "V-16"),
+    ("crawford", ("long", "short"), "V-16"),
 )
+TOGGLE_FIELDS = frozenset(name for name, _, _ in TOGGLES)
+
+VARIANTS = ("long", "short")
+MATCH_LENGTHS = (1, 3, 5, 7, 11)
+SCORINGS: tuple[LongScoring, ...] = (
+    LongScoring.CLASSIC,
+    LongScoring.HOME_MARS,
+    LongScoring.CHECKERS_LEFT,
+)
+SCORING_RULE = {
+    LongScoring.CLASSIC: "",
+    LongScoring.HOME_MARS: "V-8",
+    LongScoring.CHECKERS_LEFT: "V-9",
+}
+# The cube switch as stored in Options.cube: None = each game's default (M-14: short on, long
+# off), True = on in both games, False = off in both. Cycled in this order.
+CUBE_STATES: tuple[tuple[str, bool | None], ...] = (("default", None), ("on", True), ("off", False))
+
+# /settings fields other than the option toggles (SettingsCB.field values).
+F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS = "variant", "length", "cube", "scoring", "hints"
+FIELDS = frozenset({F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS}) | TOGGLE_FIELDS
+
+
+class SettingError(ValueError):
+    """A /settings value the bot does not offer (stale or forged callback data)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ChatDefaults:
+    """What a new game in a chat starts with (RULES.md §0.5 unless the chat changed it)."""
+
     variant: str = "long"
     match_length: int = 1
     options: Options = field(default_factory=Options)
     hints: bool = False
 
+    def stored_options(self) -> dict[str, Any]:
+        """The chat's options JSON: the engine's own form, plus the bot's ``hints`` switch
+        (read by ``GameService.hints_allowed``)."""
+        data = self.options.to_dict()
+        if self.hints:
+            data["hints"] = True
+        return data
+
 
 async def chat_defaults(store: storage.Storage, chat_id: int) -> ChatDefaults:
-    """A chat's defaults for new games (private chats and unknown chats: the §0.5 defaults)."""
-    if chat_id > 0:
-        return ChatDefaults()
+    """A chat's defaults for new games; a chat that never changed them (or whose stored
+    options no longer parse) gets the §0.5 defaults."""
     try:
         chat = await store.get_chat(chat_id)
     except storage.NotFoundError:
@@ -46,24 +86,114 @@ async def chat_defaults(store: storage.Storage, chat_id: int) -> ChatDefaults:
         options = Options.from_dict(raw)
     except ValueError:
         options = Options()
-    return ChatDefaults(str(chat.default_variant), chat.match_length, options, hints)
+    variant = str(chat.default_variant)
+    return ChatDefaults(
+        variant if variant in VARIANTS else "long", max(1, chat.match_length), options, hints
+    )
+
+
+async def save_chat_defaults(
+    store: storage.Storage, chat_id: int, chat_type: str, defaults: ChatDefaults
+) -> ChatDefaults:
+    """Store ``defaults`` for the chat. A private chat has no row until its first change, so
+    one is created then (groups are registered by the middleware on their first update)."""
+    if chat_type == "private":
+        try:
+            await store.get_chat(chat_id)
+        except storage.NotFoundError:
+            await store.upsert_chat(chat_id, "private")
+    await store.update_chat_settings(
+        chat_id,
+        default_variant=defaults.variant,
+        match_length=defaults.match_length,
+        options=defaults.stored_options(),
+    )
+    return defaults
+
+
+def _cycle(values: tuple[Any, ...], current: Any) -> Any:
+    try:
+        return values[(values.index(current) + 1) % len(values)]
+    except ValueError:
+        return values[0]
+
+
+def cube_state(options: Options) -> str:
+    """The name of the cube switch's state ('default', 'on' or 'off')."""
+    return next(name for name, value in CUBE_STATES if value is options.cube)
+
+
+def next_value(defaults: ChatDefaults, name: str) -> str:
+    """What tapping the button of setting ``name`` switches it to (the button carries this
+    value, so a repeated tap on an old message sets the same thing instead of toggling back)."""
+    opts = defaults.options
+    if name == F_VARIANT:
+        return "short" if defaults.variant == "long" else "long"
+    if name == F_LENGTH:
+        return str(_cycle(MATCH_LENGTHS, defaults.match_length))
+    if name == F_CUBE:
+        return _cycle(tuple(n for n, _ in CUBE_STATES), cube_state(opts))
+    if name == F_SCORING:
+        return str(_cycle(SCORINGS, opts.long_scoring))
+    if name == F_HINTS:
+        return "0" if defaults.hints else "1"
+    if name in TOGGLE_FIELDS:
+        return "0" if getattr(opts, name) else "1"
+    raise SettingError(f"unknown setting {name!r}")
+
+
+def _flag(value: str) -> bool:
+    if value not in ("0", "1"):
+        raise SettingError(f"expected 0 or 1, got {value!r}")
+    return value == "1"
+
+
+def apply_setting(defaults: ChatDefaults, name: str, value: str) -> ChatDefaults:
+    """``defaults`` with setting ``name`` set to ``value``; :class:`SettingError` for values
+    the settings screen never offers."""
+    opts = defaults.options
+    if name == F_VARIANT:
+        if value not in VARIANTS:
+            raise SettingError(f"unknown variant {value!r}")
+        return replace(defaults, variant=value)
+    if name == F_LENGTH:
+        if not value.isdigit() or int(value) not in MATCH_LENGTHS:
+            raise SettingError(f"match length {value!r} is not offered")
+        return replace(defaults, match_length=int(value))
+    if name == F_CUBE:
+        states = dict(CUBE_STATES)
+        if value not in states:
+            raise SettingError(f"unknown cube state {value!r}")
+        return replace(defaults, options=replace(opts, cube=states[value]))
+    if name == F_SCORING:
+        try:
+            scoring = LongScoring(value)
+        except ValueError:
+            raise SettingError(f"unknown scoring {value!r}") from None
+        return replace(defaults, options=replace(opts, long_scoring=scoring))
+    if name == F_HINTS:
+        return replace(defaults, hints=_flag(value))
+    if name in TOGGLE_FIELDS:
+        return replace(defaults, options=replace(opts, **{name: _flag(value)}))
+    raise SettingError(f"unknown setting {name!r}")
 
 
 def describe(lang: str, variant: str, options: Options) -> str:
-    """One line: the rules in force for a game, naming every switched-on variant."""
+    """One line: the rules in force for a game of ``variant``, naming every switched-on
+    variant rule and the cube only where it differs from the game's default (M-14)."""
     parts: list[str] = []
     for name, variants, vid in TOGGLES:
-        if variant in variants and getattr(options, name):
-            parts.append(f"{t(lang, 'opt_' + name)} ({vid})")
+        if variant not in variants or not getattr(options, name):
+            continue
+        if name == "crawford" and not options.cube_enabled(variant):
+            continue
+        parts.append(f"{t(lang, 'opt_' + name)} ({vid})")
     if variant == "long" and options.long_scoring is not LongScoring.CLASSIC:
-        vid = "V-8" if options.long_scoring is LongScoring.HOME_MARS else "V-9"
+        vid = SCORING_RULE[options.long_scoring]
         parts.append(f"{t(lang, 'opt_scoring_' + str(options.long_scoring))} ({vid})")
-    if variant == "short":
-        parts.append(
-            t(lang, "opt_cube_on") if options.cube_enabled("short") else t(lang, "opt_cube_off")
-        )
-    elif options.cube_enabled("long"):
-        parts.append(t(lang, "opt_cube_on"))
+    default_cube = Options().cube_enabled(variant)
+    if options.cube_enabled(variant) != default_cube:
+        parts.append(t(lang, "opt_cube_on" if options.cube_enabled(variant) else "opt_cube_off"))
     if not parts:
         return t(lang, "opt_standard")
     return t(lang, "opt_standard_plus", items="; ".join(parts))

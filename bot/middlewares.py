@@ -61,7 +61,7 @@ class Context(BaseMiddleware):
             chat = event.message.chat if event.message is not None else None
         if user is not None and not user.is_bot:
             await self._user(user)
-        if chat is not None and chat.type != "private" and chat.id not in self._chats:
+        if chat is not None and chat.id not in self._chats:
             await self.store.upsert_chat(chat.id, chat.type, title=chat.title)
             self._chats.add(chat.id)
         if chat is not None:

@@ -55,7 +55,8 @@ def point_label(lang: str, point: int) -> str:
 
 
 def dice_text(dice: tuple[int, ...]) -> str:
-    return "-".join(str(d) for d in dice[:2])
+    """A roll as players say it, larger die first: "6-5", "4-4"."""
+    return "-".join(str(d) for d in sorted(dice[:2], reverse=True))
 
 
 def mention(snap: Snapshot, seat: int) -> str:
@@ -82,6 +83,41 @@ def last_play_event(game: Game) -> Event | None:
         if event.kind in ("move", "pass"):
             return event
     return None
+
+
+def recent_play_events(game: Game) -> list[Event]:
+    """The last play of each side, oldest first (at most two lines in a caption)."""
+    out: list[Event] = []
+    for event in reversed(game.history):
+        if event.kind == "end" or event.kind == "lot":
+            break
+        if event.kind in ("move", "pass"):
+            if out and out[0].side == event.side:
+                break
+            out.insert(0, event)
+            if len(out) == 2:
+                break
+    return out
+
+
+def lot_line(lang: str, snap: Snapshot) -> str | None:
+    """The opening lot (C-12), shown until both sides have moved once."""
+    game = snap.game
+    if game.lot is None or sum(game.turns_played) >= 2:
+        return None
+    first = game.history[0].side if game.history and game.history[0].kind == "lot" else None
+    if first is None:
+        return None
+    seat_first = game.seat_of(first)
+    return t(
+        lang,
+        f"cap_lot_{game.variant_name}",
+        a=h(short_name(snap.names[0])),
+        da=game.lot[0],
+        b=h(short_name(snap.names[1])),
+        db=game.lot[1],
+        first=h(short_name(snap.names[seat_first])),
+    )
 
 
 def burned_dice(event: Event) -> tuple[int, ...]:
@@ -157,10 +193,18 @@ def caption(snap: Snapshot, view: ChatView) -> str:
                 off=t(lang, "cap_off", n=off) if off else "",
             )
         )
-    event = last_play_event(game)
-    if event is not None:
+    lot = lot_line(lang, snap)
+    if lot is not None:
+        lines.append(lot)
+    for event in recent_play_events(game):
         line = event_line(lang, snap, event)
-        if snap.forced and event.steps and snap.events and event in snap.events:
+        if (
+            snap.forced
+            and event.steps
+            and event in snap.events
+            and event.side is not None
+            and snap.user_ids.get(game.seat_of(event.side)) is not None
+        ):
             line += t(lang, "cap_forced")
         lines.append(line)
     if game.cube_enabled and (game.cube_value > 1 or game.cube_owner is not None):
@@ -340,8 +384,9 @@ def board_options(snap: Snapshot, view: ChatView) -> BoardOptions:
     last_steps = None
     last_side = None
     if game.phase is Phase.MOVE and game.dice is not None:
-        d1, d2 = game.dice
-        dice = (d1,) * 4 if d1 == d2 else (d1, d2)
+        turn = game.turn
+        # Used dice first: the renderer dims the first ``dice_used`` of them.
+        dice = tuple(s.die for s in turn.steps) + turn.remaining_dice
         used = len(game.steps)
         numbering = game.side_to_move if view.owner_user_id is None else side
         steps = game.legal_steps()
@@ -367,10 +412,7 @@ def board_options(snap: Snapshot, view: ChatView) -> BoardOptions:
         match = (snap.match.score[ws], snap.match.score[1 - ws], snap.match.length)
     result = None
     if game.result is not None:
-        kind = str(game.result.kind)
-        if kind == "home_mars":
-            kind = "koks"
-        result = GameOverInfo(game.result.winner, kind, game.result.points)  # type: ignore[arg-type]
+        result = GameOverInfo.from_result(game.result)
     return BoardOptions(
         viewer=side,
         numbering=numbering,

@@ -29,6 +29,7 @@ class Turn:
     __slots__ = (
         "_legal",
         "_legal_keys",
+        "_next_steps",
         "ctx",
         "current",
         "dice",
@@ -67,6 +68,7 @@ class Turn:
         self.ctx, self._legal, self._legal_keys = _shared
         self.steps = steps
         self.current = _replay(start, steps)
+        self._next_steps: list[Step] | None = None
 
     # ---- facts --------------------------------------------------------------------------
 
@@ -102,14 +104,18 @@ class Turn:
 
     def legal_steps(self) -> list[Step]:
         """Steps that can be played next and still complete into a legal play."""
+        if self._next_steps is not None:
+            return list(self._next_steps)
         if self.current.is_finished():
+            self._next_steps = []
             return []
         me, opp = list(self.current.mover), list(self.current.opponent)
         raw_prefix = tuple((s.src, s.dst, s.die, s.hit) for s in self.steps)
         raw = movegen.legal_first_steps(
             self.ctx, self._legal_keys, me, opp, self.remaining_dice, raw_prefix
         )
-        return [Step(*r) for r in raw]
+        self._next_steps = [Step(*r) for r in raw]
+        return list(self._next_steps)
 
     # ---- input ----------------------------------------------------------------------------
 

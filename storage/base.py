@@ -31,6 +31,7 @@ from storage.models import (
     GameResult,
     GameStatus,
     Invitation,
+    InvitationState,
     LeaderboardEntry,
     MoveRecord,
     NewGame,
@@ -249,6 +250,12 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def get_invitation(self, token: str) -> Invitation:
         """The invitation; :class:`~storage.errors.NotFoundError` if the token is unknown."""
+
+    @abc.abstractmethod
+    async def list_invitations(
+        self, inviter_id: int, *, state: InvitationState | str | None = None, limit: int = 50
+    ) -> list[Invitation]:
+        """The user's own invitations, newest first (for "/cancel my open invitations")."""
 
     @abc.abstractmethod
     async def accept_invitation(

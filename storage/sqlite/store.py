@@ -31,6 +31,7 @@ from storage.models import (
     GameResult,
     GameStatus,
     Invitation,
+    InvitationState,
     LeaderboardEntry,
     MoveRecord,
     NewGame,
@@ -439,6 +440,18 @@ class SqliteStorage(Storage):
         if row is None:
             raise NotFoundError("invitation", token)
         return invitation_from_row(row)
+
+    async def list_invitations(
+        self, inviter_id: int, *, state: InvitationState | str | None = None, limit: int = 50
+    ) -> list[Invitation]:
+        sql = f"SELECT {INVITATION_COLUMNS} FROM invitations WHERE inviter_id = ?"
+        params: list[Any] = [inviter_id]
+        if state is not None:
+            sql += " AND state = ?"
+            params.append(InvitationState(state).value)
+        sql += " ORDER BY created_at DESC, token LIMIT ?"
+        params.append(limit)
+        return [invitation_from_row(r) for r in await self._fetch_all(sql, params)]
 
     async def accept_invitation(
         self, token: str, user_id: int, *, game: NewGame | None = None

@@ -125,3 +125,52 @@ async def test_group_long_game_to_the_end_and_rematch(tmp_path: Path) -> None:
             assert stats.games == 1
         TRANSCRIPTS.mkdir(exist_ok=True)
         tg.save_transcript(TRANSCRIPTS / "group_long_ru.txt", group)
+
+
+async def test_private_short_match_by_invitation_link(tmp_path: Path) -> None:
+    """A challenge by deep link: each player sees the game in their own private chat, drawn
+    from their side; a 3-point short-nardy match with the cube is played to its end."""
+    async with FakeTelegram(token="123456789:AAHfakeTokenForTheNardyBotTests_x9") as tg:
+        alice = tg.user(201, "Alice", language_code="en")
+        boris = tg.user(202, "Борис", language_code="ru")
+        a_chat, b_chat = tg.private_chat(alice), tg.private_chat(boris)
+        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=11) as run:
+            await tg.wait_idle()
+            await type_and_wait(tg, a_chat, alice, "/new")
+            menu = tg.last_bot_message(a_chat)
+            await tap_and_wait(
+                tg,
+                a_chat,
+                menu.message_id,
+                alice,
+                menu.button_by_label("👥 Friend · short")["callback_data"],
+            )
+            link_msg = tg.last_bot_message(a_chat)
+            link = next(w for w in (link_msg.text or "").split() if "start=" in w)
+            token = link.split("start=", 1)[1]
+            assert link.startswith("https://t.me/nardy_test_bot?start=")
+            mark = tg.mark()
+            await tg.send_text(b_chat, boris, f"/start {token}")
+            await tg.wait_for("sendPhoto", chat_id=a_chat, since=mark, timeout=30)
+            await tg.wait_for("sendPhoto", chat_id=b_chat, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            a_board, b_board = current_board(tg, a_chat), current_board(tg, b_chat)
+            assert "Short nardy" in (a_board.caption or "")
+            assert "Короткие нарды" in (b_board.caption or "")
+            snap = await active_match(run.app, a_chat.id, alice.id)
+            assert snap is not None
+            snap.match.length  # noqa: B018
+            await drive_game(
+                tg,
+                run.app,
+                {201: a_chat, 202: b_chat},
+                {201: alice, 202: boris},
+                game_chat=a_chat.id,
+                rng=random.Random(2),
+            )
+            final_a = current_board(tg, a_chat)
+            assert "🏆" in (final_a.caption or "")
+            assert "🏆" in (current_board(tg, b_chat).caption or "")
+        TRANSCRIPTS.mkdir(exist_ok=True)
+        tg.save_transcript(TRANSCRIPTS / "private_short_en.txt", a_chat)
+        tg.save_transcript(TRANSCRIPTS / "private_short_ru.txt", b_chat)
