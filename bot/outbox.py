@@ -63,7 +63,7 @@ class Outbox:
         *,
         private: tuple[float, float] = (8, 2.0),
         group_send: tuple[float, float] = (5, 20 / 60),
-        group_edit: tuple[float, float] = (10, 1.0),
+        group_edit: tuple[float, float] = (20, 2.0),
         max_retries: int = 3,
     ) -> None:
         """Budgets are (burst, calls per second). Groups: new messages at Telegram's 20 a

@@ -7,7 +7,7 @@ is drawn by the renderer off the event loop (``asyncio.to_thread``).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -432,7 +432,19 @@ def board_options(snap: Snapshot, view: ChatView) -> BoardOptions:
     )
 
 
+def localized(snap: Snapshot, lang: str) -> Snapshot:
+    """The snapshot with the computer's seat named in the chat's language."""
+    seat = snap.ai_seat
+    if seat is None:
+        return snap
+    level = snap.row.ai_level or "medium"
+    names = dict(snap.names)
+    names[seat] = t(lang, "ai_name", level=t(lang, f"level_{level}").lower())
+    return replace(snap, names=names)
+
+
 def board_view(snap: Snapshot, view: ChatView, *, hints: bool = False) -> BoardView:
+    snap = localized(snap, view.lang)
     return BoardView(
         caption(snap, view), keyboard(snap, view, hints=hints), board_options(snap, view)
     )

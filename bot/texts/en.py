@@ -74,6 +74,7 @@ TEXTS: dict[str, str] = {
     "btn_ai_long": "🤖 Computer · long",
     "btn_ai_short": "🤖 Computer · short",
     "choose_level": "Computer level:",
+    "ai_name": "🤖 Computer ({level})",
     "level_easy": "Easy",
     "level_medium": "Medium",
     "level_hard": "Hard",

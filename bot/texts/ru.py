@@ -75,6 +75,7 @@ TEXTS: dict[str, str] = {
     "btn_ai_long": "🤖 Компьютер · длинные",
     "btn_ai_short": "🤖 Компьютер · короткие",
     "choose_level": "Уровень компьютера:",
+    "ai_name": "🤖 Компьютер ({level})",
     "level_easy": "Лёгкий",
     "level_medium": "Средний",
     "level_hard": "Сильный",

@@ -4,7 +4,9 @@ over HTTP against the fake Bot API server."""
 from __future__ import annotations
 
 import io
+import os
 import random
+import tempfile
 from pathlib import Path
 
 from PIL import Image
@@ -21,7 +23,8 @@ from tests.bot.harness import (
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser
 
-TRANSCRIPTS = Path(__file__).resolve().parents[2] / "tests" / "transcripts"
+# Set NARDY_TRANSCRIPTS=<folder> to keep the fake-server transcripts of these games for reading.
+TRANSCRIPTS = Path(os.environ.get("NARDY_TRANSCRIPTS", tempfile.gettempdir()))
 
 
 async def drive_game(
@@ -123,7 +126,7 @@ async def test_group_long_game_to_the_end_and_rematch(tmp_path: Path) -> None:
             assert "👉" in (again.caption or "")
             stats = await run.app.store.get_user_stats(101, "long")
             assert stats.games == 1
-        TRANSCRIPTS.mkdir(exist_ok=True)
+        TRANSCRIPTS.mkdir(parents=True, exist_ok=True)
         tg.save_transcript(TRANSCRIPTS / "group_long_ru.txt", group)
 
 
@@ -171,6 +174,54 @@ async def test_private_short_match_by_invitation_link(tmp_path: Path) -> None:
             final_a = current_board(tg, a_chat)
             assert "🏆" in (final_a.caption or "")
             assert "🏆" in (current_board(tg, b_chat).caption or "")
-        TRANSCRIPTS.mkdir(exist_ok=True)
+        TRANSCRIPTS.mkdir(parents=True, exist_ok=True)
         tg.save_transcript(TRANSCRIPTS / "private_short_en.txt", a_chat)
         tg.save_transcript(TRANSCRIPTS / "private_short_ru.txt", b_chat)
+
+
+async def test_private_game_against_the_computer_with_hints(tmp_path: Path) -> None:
+    """Play the computer (easy) in short nardy from a private chat to the end; the computer
+    moves at once and its play is named in the caption; /hint lists the best plays."""
+    async with FakeTelegram(token="123456789:AAHfakeTokenForTheNardyBotTests_x9") as tg:
+        vera = tg.user(501, "Вера")
+        chat = tg.private_chat(vera)
+        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=21) as run:
+            await tg.wait_idle()
+            await type_and_wait(tg, chat, vera, "/new")
+            menu = tg.last_bot_message(chat)
+            await tap_and_wait(
+                tg,
+                chat,
+                menu.message_id,
+                vera,
+                menu.button_by_label("🤖 Компьютер · короткие")["callback_data"],
+            )
+            levels = tg.last_bot_message(chat)
+            assert levels.button_labels() == [["Лёгкий", "Средний", "Сильный"]]
+            mark = tg.mark()
+            await tg.tap_button(chat, vera, "Лёгкий")
+            await tg.wait_for("sendPhoto", chat_id=chat, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            board = current_board(tg, chat)
+            assert "🤖" in (board.caption or "")
+            snap = await active_match(run.app, chat.id, vera.id)
+            if snap.game.phase is Phase.MOVE:
+                await type_and_wait(tg, chat, vera, "/hint")
+                assert "💡" in (tg.last_bot_message(chat).text or "")
+            await drive_game(
+                tg,
+                run.app,
+                {501: chat},
+                {501: vera},
+                game_chat=chat.id,
+                rng=random.Random(4),
+                typed_every=1,
+            )
+            final = current_board(tg, chat)
+            assert "🏆" in (final.caption or "")
+            vs_ai = await run.app.store.get_user_stats(501, "short", vs_ai=True)
+            vs_people = await run.app.store.get_user_stats(501, "short", vs_ai=False)
+            assert vs_ai.games == 1 and vs_people.games == 0
+            assert (await run.app.store.get_rating(501, "short")).games == 0
+        TRANSCRIPTS.mkdir(parents=True, exist_ok=True)
+        tg.save_transcript(TRANSCRIPTS / "private_vs_ai_ru.txt", chat)

@@ -1,0 +1,185 @@
+"""Load test: the real bot process against the fake Bot API server, many games at once.
+
+Usage: python benchmarks/bot_load.py [--games 200] [--seconds 60]
+
+Starts the fake server in this process and ``python -m bot`` as a child process (a fresh
+SQLite file, production settings: real send budgets, JPEG boards). Each game is a group with
+two players who play by buttons only (point → destination → Done, Roll, Take) as fast as the
+bot answers. Reports turns per second, the latency from a button update to its
+answerCallbackQuery and to the board edit (median, p99), and the bot process's peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.callbacks import Act, GameCB  # noqa: E402
+from tests.fake_telegram import FakeTelegram  # noqa: E402
+
+TOKEN = "123456789:AAHfakeTokenForTheNardyBotLoadTest_x9"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def peak_rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.answer_ms: list[float] = []
+        self.edit_ms: list[float] = []
+        self.turns = 0
+        self.games_finished = 0
+        self.errors = 0
+
+
+def actor_name(caption: str) -> str:
+    """Who must act, from the caption: the double's addressee or the player to move."""
+    if "⚖️" in caption:
+        return caption.split("⚖️", 1)[1].split(". ", 1)[1].split(":", 1)[0].strip()
+    return caption.split("👉", 1)[1].split(":", 1)[1].split()[0]
+
+
+async def play_game(tg: FakeTelegram, index: int, stats: Stats, stop: float) -> None:
+    """One group: A opens a lobby, B joins, then both tap through turns until time is up."""
+    rng = random.Random(index)
+    chat_id = -100_000 - index
+    a = tg.user(10_000 + 2 * index, f"A{index}")
+    b = tg.user(10_001 + 2 * index, f"B{index}")
+    group = tg.group(chat_id, f"Load {index}")
+    players = {a.first_name: a, b.first_name: b}
+    mark = tg.mark()
+    await tg.send_text(group, a, "/new long" if index % 2 else "/new short")
+    await tg.wait_for("sendMessage", chat_id=group, since=mark, timeout=60)
+    lobby = tg.last_bot_message(group)
+    mark = tg.mark()
+    await tg.tap(group, lobby.message_id, b, lobby.buttons()[0][0]["callback_data"])
+    await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=60)
+    while time.monotonic() < stop:
+        boards = [
+            m
+            for m in tg.messages[chat_id].values()
+            if m.from_bot and not m.deleted and m.media_kind == "photo"
+        ]
+        board = boards[-1]
+        options = {}
+        for row in board.buttons():
+            for button in row:
+                data = button.get("callback_data", "")
+                if data.startswith("g:"):
+                    options.setdefault(GameCB.unpack(data).a, []).append(data)
+        caption = board.caption or ""
+        if Act.REMATCH in options:
+            stats.games_finished += 1
+            data, who = options[Act.REMATCH][0], a
+        else:
+            act = next(
+                (x for x in (Act.TAKE, Act.ROLL, Act.DONE, Act.MOVE, Act.PICK) if x in options),
+                None,
+            )
+            if act is None:
+                await asyncio.sleep(0.05)
+                continue
+            data, who = rng.choice(options[act]), players[actor_name(caption)]
+        mark = tg.mark()
+        sent = time.monotonic() - tg._started_at
+        qid = await tg.tap(group, board.message_id, who, data)
+        try:
+            answer = await tg.wait_for(
+                lambda c, qid=qid: (
+                    c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid
+                ),
+                since=mark,
+                timeout=60,
+            )
+            stats.answer_ms.append((answer.time - sent) * 1000)
+            edit = await tg.wait_for(
+                lambda c: c.method in ("editMessageMedia", "sendPhoto") and c.ok,
+                chat_id=group,
+                since=mark,
+                timeout=60,
+            )
+            stats.edit_ms.append((edit.time - sent) * 1000)
+        except TimeoutError:
+            stats.errors += 1
+            continue
+        if GameCB.unpack(data).a is Act.DONE:
+            stats.turns += 1
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="nardy-load-"))
+    async with FakeTelegram(
+        token=TOKEN,
+        store_file_bytes=False,
+        decode_images=False,
+        history_limit=5000,
+        clock=time.monotonic,
+    ) as tg:
+        env = dict(
+            os.environ,
+            BOT_TOKEN=TOKEN,
+            DATABASE_PATH=str(tmp / "load.sqlite3"),
+            TELEGRAM_API_BASE=tg.base_url,
+            LOG_LEVEL="WARNING",
+        )
+        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env)
+        try:
+            await tg.wait_for("getUpdates", since=0, timeout=120)
+            stats = Stats()
+            start = time.monotonic()
+            stop = start + args.seconds
+            await asyncio.gather(*(play_game(tg, i, stats, stop) for i in range(args.games)))
+            elapsed = time.monotonic() - start
+            memory = peak_rss_mb(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(30)
+    print(
+        f"games: {args.games} concurrent, {elapsed:.1f} s of play, "
+        f"{stats.games_finished} finished, {stats.errors} timeouts"
+    )
+    print(
+        f"turns: {stats.turns} ({stats.turns / elapsed:.1f} turns/s), "
+        f"button taps: {len(stats.answer_ms)} ({len(stats.answer_ms) / elapsed:.1f} taps/s)"
+    )
+    if stats.answer_ms:
+        print(
+            f"tap -> answerCallbackQuery: median {statistics.median(stats.answer_ms):.0f} ms, "
+            f"p99 {percentile(stats.answer_ms, 0.99):.0f} ms"
+        )
+        print(
+            f"tap -> board edit: median {statistics.median(stats.edit_ms):.0f} ms, "
+            f"p99 {percentile(stats.edit_ms, 0.99):.0f} ms"
+        )
+    print(f"bot process peak memory (VmHWM): {memory:.0f} MB")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
