@@ -10,7 +10,6 @@ admins switch and the engine then enforces in the next game.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -78,19 +77,6 @@ def find_forfeit_seed(limit: int = 200) -> int | None:
 # warnings as errors that turns a good upload into a 500. Data-dependent (board photos have
 # been lucky so far); to be fixed in tests/fake_telegram.py, not here.
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_routers() -> Iterator[None]:
-    """The handler modules keep one ``Router`` each and aiogram lets a router join only one
-    dispatcher; every test builds a new dispatcher, so the routers are let go before."""
-    from bot.handlers import common, lobby, play, rules, settings, stats
-
-    for module in (common, lobby, play, stats, settings, rules):
-        router = getattr(module, "router", None)
-        if router is not None:
-            router._parent_router = None
-    yield
 
 
 def labels(message: StoredMessage) -> list[str]:
