@@ -116,7 +116,9 @@ async def play_game(tg: FakeTelegram, index: int, stats: Stats, stop: float) -> 
             )
             stats.answer_ms.append((answer.time - sent) * 1000)
             edit = await tg.wait_for(
-                lambda c: c.method in ("editMessageMedia", "sendPhoto") and c.ok,
+                lambda c: (
+                    c.method in ("editMessageMedia", "editMessageCaption", "sendPhoto") and c.ok
+                ),
                 chat_id=group,
                 since=mark,
                 timeout=60,

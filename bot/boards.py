@@ -147,8 +147,32 @@ class Boards:
     async def edit_one(
         self, snap: Snapshot, target: Target, message_id: int, point: int | None
     ) -> None:
-        """Redraw one board (e.g. the destinations of a tapped point) without saving anything."""
-        await self._edit_board(snap, target, message_id, point)
+        """Show the destinations of a tapped point (or go back) on one board: only the caption
+        and the buttons change, so no picture is drawn — picking is the commonest tap."""
+        lang = await self.langs.of_chat(target.chat_id)
+        view = self.view_for(snap, target, lang, point)
+        hints = snap.ai_seat is not None or self.hints_everywhere
+        bv = board_view(snap, view, hints=hints)
+        ticket = self.outbox.ticket(target.chat_id, message_id)
+        try:
+            await self.outbox.run(
+                target.chat_id,
+                lambda: self.bot.edit_message_caption(
+                    chat_id=target.chat_id,
+                    message_id=message_id,
+                    caption=bv.caption,
+                    reply_markup=bv.keyboard,
+                ),
+                skip=lambda: self.outbox.overtaken(target.chat_id, message_id, ticket),
+                kind="edit",
+            )
+        except TelegramForbiddenError:
+            await self.blocked(snap, target)
+        except TelegramBadRequest as exc:
+            if any(g in exc.message for g in GONE):
+                await self._send_board(snap, target, point)
+            else:
+                raise
 
     async def resend(self, snap: Snapshot, target: Target) -> None:
         """/board: a fresh board message in this chat (the old one is forgotten)."""

@@ -20,7 +20,6 @@ from bot.handlers.util import parse_new_args, thread_of
 from bot.house_rules import chat_defaults, describe
 from bot.middlewares import display_name
 from bot.texts import h, t
-from engine import Options
 
 router = Router(name="lobby")
 
@@ -279,6 +278,7 @@ async def private_invite(
     callback_data: NewGameCB,
     lang: str,
     games: GameService,
+    store: storage.Storage,
     bot: Bot,
 ) -> None:
     message = query.message
@@ -286,7 +286,14 @@ async def private_invite(
         await query.answer()
         return
     variant = "short" if callback_data.variant == "short" else "long"
-    inv = await games.invite(query.from_user.id, variant, chat_id=None, options=Options())
+    defaults = await chat_defaults(store, message.chat.id)
+    inv = await games.invite(
+        query.from_user.id,
+        variant,
+        chat_id=None,
+        match_length=defaults.match_length,
+        options=defaults.options,
+    )
     await query.answer()
     link = await create_start_link(bot, inv.token)
     hours = int(games.invitation_ttl.total_seconds() // 3600)
@@ -329,6 +336,7 @@ async def private_level(
     callback_data: NewGameCB,
     lang: str,
     games: GameService,
+    store: storage.Storage,
     boards: Boards,
 ) -> None:
     message = query.message
@@ -339,7 +347,11 @@ async def private_level(
     level = callback_data.level if callback_data.level in ("easy", "medium", "hard") else "medium"
     try:
         snap = await games.start_vs_ai(
-            query.from_user.id, message.chat.id, variant, level, Options()
+            query.from_user.id,
+            message.chat.id,
+            variant,
+            level,
+            (await chat_defaults(store, message.chat.id)).options,
         )
     except GameplayError as err:
         await query.answer(t(lang, err.key, **err.params), show_alert=True)

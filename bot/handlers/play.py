@@ -40,7 +40,7 @@ def rule_text(lang: str, reason: Reason) -> str:
     for rule_id in reason.rule_ids:
         rejection = get_rejection(rule_id)
         if rejection is not None:
-            return f"{rejection.message(lang)} ({ids})"
+            return f"{rejection.text.get(lang)} ({ids})"
     return f"{t(lang, 'rejected_generic')} ({ids})"
 
 

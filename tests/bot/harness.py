@@ -156,7 +156,7 @@ async def active_match(app: App, chat_id: int, user_id: int):
     return snap
 
 
-VISIBLE = ("editMessageMedia", "sendPhoto", "sendMessage", "editMessageText")
+VISIBLE = ("editMessageMedia", "editMessageCaption", "sendPhoto", "sendMessage", "editMessageText")
 
 
 async def _visible_reaction(tg: FakeTelegram, chat: FakeChat, mark: int) -> None:

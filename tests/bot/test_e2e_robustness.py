@@ -143,9 +143,9 @@ async def test_429_during_a_turn_is_retried(tmp_path: Path) -> None:
         mover, _ = await mover_and_other(run, group, alice, bob)
         board = current_board(tg, group)
         pick = next(data for _, cb, data in game_buttons(board) if cb.a is Act.PICK)
-        tg.fail_next("editMessageMedia", retry_after=1)
+        tg.fail_next("editMessageCaption", retry_after=1)
         await tap_and_wait(tg, group, board.message_id, mover, pick)
-        edits = tg.calls("editMessageMedia", chat_id=group)
+        edits = tg.calls("editMessageCaption", chat_id=group)
         assert [c.error_code for c in edits[-2:]] == [429, None]
         assert run.app.outbox.retries >= 1
         assert "Выберите" in (current_board(tg, group).caption or "")
