@@ -153,13 +153,25 @@ async def build(
 def warm_up() -> None:
     """Draw one board of each variant so fonts and static layers are cached before the first
     player waits for a picture (and a missing font fails at start-up, loudly)."""
-    from engine import get_variant
+    from bot.presenter import BOARD_WIDTH
+    from engine import Side, get_variant
     from renderer import render_board
     from renderer.assets import check_assets
+    from renderer.options import BoardOptions
 
     check_assets()
     for name in ("long", "short"):
-        render_board(get_variant(name).start_position())
+        position = get_variant(name).start_position()
+        for viewer in Side:
+            for numbering in Side:
+                options = BoardOptions(
+                    viewer=viewer,
+                    numbering=numbering,
+                    dice=(6, 5),
+                    highlight_points=frozenset({24}),
+                    width=BOARD_WIDTH,
+                )
+                render_board(position, options)
 
 
 async def register_commands(bot: Bot) -> None:

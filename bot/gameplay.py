@@ -175,6 +175,7 @@ class GameService:
         self.invitation_ttl = invitation_ttl
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._names: dict[int, str] = {}
+        self._matches: dict[tuple[int, int], Match] = {}
 
     async def hints_allowed(self, snap: Snapshot) -> bool:
         """Hints in games between people only where the chat's settings allow them."""
@@ -226,8 +227,27 @@ class GameService:
     def remember_name(self, user_id: int, name: str) -> None:
         self._names[user_id] = name
 
+    def _match_of(self, row: storage.Game) -> Match:
+        """The row's match, from a small cache keyed by (game, version): loading a game is
+        the commonest step of every tap, and parsing and re-validating its JSON (which replays
+        the legal-move generation) is not free. The version makes a stale entry impossible."""
+        cached = self._matches.get((row.game_id, row.version))
+        if cached is not None:
+            return cached.copy()
+        match = Match.from_json(row.state)
+        self._remember(row, match)
+        return match.copy()
+
+    def _remember(self, row: storage.Game, match: Match) -> None:
+        self._matches[(row.game_id, row.version)] = match.copy()
+        while len(self._matches) > 512:
+            self._matches.pop(next(iter(self._matches)))
+
     async def snapshot(self, row: storage.Game, match: Match | None = None) -> Snapshot:
-        match = match or Match.from_json(row.state)
+        if match is None:
+            match = self._match_of(row)
+        else:
+            self._remember(row, match)
         users = seat_users(row, match.current)
         names = {seat: await self.name_of(uid, row.ai_level) for seat, uid in users.items()}
         return Snapshot(row, match, names, users)

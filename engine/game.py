@@ -11,7 +11,7 @@ decides whether it is that player's turn. Randomness comes in as an object with
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -554,6 +554,14 @@ class Match:
                 starter = previous.seat_of(Side.BLACK)
             game.start_without_lot(first_seat=starter, white_seat=starter)
         return game
+
+    def copy(self) -> Match:
+        """An independent copy (positions, steps and events are values and are shared)."""
+        game = self.current
+        game_copy = replace(game, turns_played=list(game.turns_played), history=list(game.history))
+        return replace(
+            self, score=list(self.score), game=game_copy, results=[dict(r) for r in self.results]
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

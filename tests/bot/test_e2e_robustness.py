@@ -268,3 +268,38 @@ async def test_restart_mid_game_in_a_new_process(tmp_path: Path) -> None:
             after = await active_match(run.app, group.id, alice.id)
             assert after.game.phase is Phase.MOVE and after.game.steps == ()
             assert after.row.version == before.row.version + 1
+
+
+async def test_challenge_by_reply_invites_only_that_member(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+        alice = tg.user(601, "Алиса")
+        bob = tg.user(602, "Боб")
+        carl = tg.user(603, "Карл")
+        group = tg.group(-6001, "Клуб", admins=[alice])
+        await tg.wait_idle()
+        await type_and_wait(tg, group, alice, "/challenge")
+        assert "ответом" in (tg.last_bot_message(group).text or "")
+        hello = await tg.send_text(group, bob, "кто сыграет?")
+        await tg.wait_idle(quiet=0.1)
+        mark = tg.mark()
+        await tg.send_text(group, alice, "/challenge short", reply_to_message_id=hello.message_id)
+        await tg.wait_for("sendMessage", chat_id=group, since=mark, timeout=30)
+        await tg.wait_idle(quiet=0.1)
+        invite = tg.last_bot_message(group)
+        assert "вызывает" in (invite.text or "")
+        qid = await tap_and_wait(tg, group, invite.message_id, carl,
+                                 invite.button_by_label("✅ Принять")["callback_data"],
+                                 visible=False)
+        assert "другому игроку" in (tg.callback_answers[qid].text or "")
+        mark = tg.mark()
+        await tg.tap_button(group, bob, "✅ Принять", message_id=invite.message_id)
+        await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+        await tg.wait_idle(quiet=0.1)
+        snap = await active_match(run.app, group.id, bob.id)
+        assert snap is not None and snap.match.variant_name == "short"
+        assert set(snap.user_ids.values()) == {alice.id, bob.id}
+        # A second game in the same chat is refused and points at the running one.
+        await type_and_wait(tg, group, carl, "/new")
+        refusal = tg.last_bot_message(group)
+        assert "уже идёт игра" in (refusal.text or "")
+        assert refusal.reply_to_message_id == current_board(tg, group).message_id

@@ -10,6 +10,8 @@ admins switch and the engine then enforces in the next game.
 from __future__ import annotations
 
 import io
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -41,7 +43,7 @@ from tests.bot.harness import (
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 from tests.test_knowledge import cited_ids
 
-TRANSCRIPTS = Path(__file__).resolve().parents[2] / "tests" / "transcripts"
+TRANSCRIPTS = Path(os.environ.get("NARDY_TRANSCRIPTS", tempfile.gettempdir()))
 
 # running_bot(seed=5): the lot and the first rolls of the first game the bot creates give the
 # joiner (Bob) 6-6 on his very first turn of a long game. Two checkers leave the head
