@@ -287,9 +287,14 @@ async def test_challenge_by_reply_invites_only_that_member(tmp_path: Path) -> No
         await tg.wait_idle(quiet=0.1)
         invite = tg.last_bot_message(group)
         assert "вызывает" in (invite.text or "")
-        qid = await tap_and_wait(tg, group, invite.message_id, carl,
-                                 invite.button_by_label("✅ Принять")["callback_data"],
-                                 visible=False)
+        qid = await tap_and_wait(
+            tg,
+            group,
+            invite.message_id,
+            carl,
+            invite.button_by_label("✅ Принять")["callback_data"],
+            visible=False,
+        )
         assert "другому игроку" in (tg.callback_answers[qid].text or "")
         mark = tg.mark()
         await tg.tap_button(group, bob, "✅ Принять", message_id=invite.message_id)
@@ -303,3 +308,30 @@ async def test_challenge_by_reply_invites_only_that_member(tmp_path: Path) -> No
         refusal = tg.last_bot_message(group)
         assert "уже идёт игра" in (refusal.text or "")
         assert refusal.reply_to_message_id == current_board(tg, group).message_id
+
+
+async def test_commands_registered_in_both_languages_and_forum_topics(tmp_path: Path) -> None:
+    """setMyCommands in ru and en at start; a forum's topics each hold their own game."""
+    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+        langs = {lang for (_, lang) in tg.commands}
+        assert {"ru", "en"} <= langs
+        ru = next(v for (_, lang), v in tg.commands.items() if lang == "ru")
+        assert {"new", "move", "rules", "settings"} <= {c["command"] for c in ru}
+        alice, bob = tg.user(701, "Алиса"), tg.user(702, "Боб")
+        forum = tg.group(-1007001, "Форум", forum=True, admins=[alice])
+        await tg.wait_idle()
+        for topic in (11, 12):
+            mark = tg.mark()
+            await tg.send_text(forum, alice, "/new", message_thread_id=topic)
+            await tg.wait_for("sendMessage", chat_id=forum, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            lobby = tg.last_bot_message(forum)
+            assert lobby.message_thread_id == topic
+            mark = tg.mark()
+            await tg.tap_button(forum, bob, "✋ Присоединиться", message_id=lobby.message_id)
+            await tg.wait_for("sendPhoto", chat_id=forum, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            assert current_board(tg, forum).message_thread_id == topic
+        first = await run.app.store.get_active_game(forum.id, 11)
+        second = await run.app.store.get_active_game(forum.id, 12)
+        assert first is not None and second is not None and first.game_id != second.game_id

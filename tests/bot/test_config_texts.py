@@ -1,0 +1,78 @@
+"""Settings and text catalogs: clear errors, no secret in them, both languages complete."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from bot.config import SettingsError, load_settings
+from bot.texts import CATALOGS, normalise_lang, t
+
+GOOD = "123456789:AAHfakeTokenForTheNardyBotTests_x9"
+
+
+def test_missing_token_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    monkeypatch.chdir("/")
+    with pytest.raises(SettingsError, match="BOT_TOKEN is required"):
+        load_settings()
+
+
+def test_malformed_token_is_refused_without_echoing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = "not-a-token-but-a-secret-value"
+    monkeypatch.setenv("BOT_TOKEN", secret)
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    assert "BotFather" in str(info.value)
+    assert secret not in str(info.value)
+
+
+def test_settings_defaults_and_secret_repr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOT_TOKEN", GOOD)
+    for name in ("DATABASE_PATH", "TELEGRAM_API_BASE", "WEBHOOK_URL", "LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = load_settings()
+    assert settings.database_path == "nardy.sqlite3"
+    assert settings.telegram_api_base is None and not settings.use_webhook
+    assert GOOD not in repr(settings) and GOOD not in str(settings.model_dump())
+
+
+def test_webhook_needs_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOT_TOKEN", GOOD)
+    monkeypatch.setenv("WEBHOOK_URL", "https://example.org")
+    monkeypatch.delenv("WEBHOOK_SECRET", raising=False)
+    with pytest.raises(SettingsError, match="WEBHOOK_SECRET"):
+        load_settings()
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_catalogs_have_the_same_keys_and_placeholders() -> None:
+    ru, en = CATALOGS["ru"], CATALOGS["en"]
+    assert set(ru) == set(en), set(ru) ^ set(en)
+    for key in ru:
+        assert _fields(ru[key]) == _fields(en[key]), key
+
+
+def test_english_texts_have_no_cyrillic_and_russian_ones_do() -> None:
+    cyrillic = re.compile("[а-яА-ЯёЁ]")
+    for key, text in CATALOGS["en"].items():
+        assert not cyrillic.search(text), key
+    worded = [k for k, v in CATALOGS["ru"].items() if re.search("[A-Za-zА-Яа-я]{4}", v)]
+    assert sum(bool(cyrillic.search(CATALOGS["ru"][k])) for k in worded) > 0.9 * len(worded)
+
+
+@pytest.mark.parametrize(
+    ("code", "lang"),
+    [(None, "ru"), ("ru", "ru"), ("uk", "ru"), ("en-GB", "en"), ("de", "en"), ("EN", "en")],
+)
+def test_language_of_a_telegram_user(code: str | None, lang: str) -> None:
+    assert normalise_lang(code) == lang
+
+
+def test_unknown_language_falls_back_to_russian() -> None:
+    assert t("xx", "not_your_turn") == CATALOGS["ru"]["not_your_turn"]
