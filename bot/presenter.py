@@ -137,6 +137,9 @@ def burned_dice(event: Event) -> tuple[int, ...]:
 def forfeit_rule(event: Event, game: Game) -> str:
     """The rule that explains a pass or a forfeited die of ``event``."""
     if event.kind == "pass" or not event.steps:
+        side = event.side
+        if side is not None and game.variant_name == "short" and game.pos.on_bar(side):
+            return "S-15"  # a checker on the bar could not enter, so nothing could move
         return "C-18"
     if event.dice[0] == event.dice[1]:
         return "C-21"

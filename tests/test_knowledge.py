@@ -181,10 +181,18 @@ def test_variants_the_bot_lacks_are_named_as_such(topic_id: str, rule_id: str) -
 
 # The engine option behind each switch the texts promise in /settings (engine/options.py).
 ENGINE_OPTION = {
-    "V-1": "block_in_passing", "V-2": "block_needs_home", "V-3": "first_move_lot_dice",
-    "V-4": "first_turn_any_double", "V-5": "no_obstacle_clause", "V-7": "bearoff_next_turn",
-    "V-8": "long_scoring", "V-9": "long_scoring", "V-10": "resign_as_oin",
-    "V-12": "winner_starts_next", "V-16": "crawford", "M-14": "cube",
+    "V-1": "block_in_passing",
+    "V-2": "block_needs_home",
+    "V-3": "first_move_lot_dice",
+    "V-4": "first_turn_any_double",
+    "V-5": "no_obstacle_clause",
+    "V-7": "bearoff_next_turn",
+    "V-8": "long_scoring",
+    "V-9": "long_scoring",
+    "V-10": "resign_as_oin",
+    "V-12": "winner_starts_next",
+    "V-16": "crawford",
+    "M-14": "cube",
 }
 
 
@@ -284,8 +292,15 @@ def test_diagram_positions_are_legal(diagram) -> None:
 
 def test_required_diagrams_and_variant_choice() -> None:
     required = {
-        "setup", "head_rule", "first_move_exception", "six_point_block", "locked_checker",
-        "hitting", "bar_entry", "bearing_off", "mars_koks",
+        "setup",
+        "head_rule",
+        "first_move_exception",
+        "six_point_block",
+        "locked_checker",
+        "hitting",
+        "bar_entry",
+        "bearing_off",
+        "mars_koks",
     }
     assert required <= set(DIAGRAMS)
     assert get_diagram("setup", "short") is DIAGRAMS["setup_short"]
@@ -388,8 +403,11 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("почему я не могу взять вторую с головы", "head_rule", ("first_move_exception",)),
     ("how many checkers can leave the head", "head_rule", ()),
     ("what is the head rule", "head_rule", ()),
-    ("выпало 6-6 в середине игры, сколько снимать с головы", "head_rule",
-     ("first_move_exception",)),
+    (
+        "выпало 6-6 в середине игры, сколько снимать с головы",
+        "head_rule",
+        ("first_move_exception",),
+    ),
     ("skolko shashek s golovy", "head_rule", ()),
     ("галава сколько снимать", "head_rule", ()),
     ("правило head", "head_rule", ()),
@@ -400,8 +418,11 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("first move 3-3 can I take two from the head", "first_move_exception", ()),
     ("можно ли на первом ходу с пять-пять снять две", "first_move_exception", ()),
     ("исключение для первого хода", "first_move_exception", ()),
-    ("which doubles let you take two checkers off the head on the first turn",
-     "first_move_exception", ()),
+    (
+        "which doubles let you take two checkers off the head on the first turn",
+        "first_move_exception",
+        (),
+    ),
     ("первым ходом 5 4, куда идёт шашка", "first_move_exception", ("first_player",)),
     # 10 six-point block
     ("можно ли строить забор из шести", "six_block", ()),
@@ -449,8 +470,11 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("kogda mozhno vybrasyvat", "bearoff_when", ()),
     ("выбрасыать шашки когда можно", "bearoff_when", ()),
     ("как работает bear off", "bearoff_when", ("bearoff_details",)),
-    ("можно выкидывать в том же ходу, когда зашла последняя шашка", "bearoff_when",
-     ("last_checker",)),
+    (
+        "можно выкидывать в том же ходу, когда зашла последняя шашка",
+        "bearoff_when",
+        ("last_checker",),
+    ),
     # 15 bearing-off details
     ("выпало 6, а на шестом пункте нет шашек, что снимать", "bearoff_details", ()),
     ("можно ли выбросить шашку с младшего пункта большим заром", "bearoff_details", ()),
@@ -539,7 +563,7 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("что такое четверть доски", "board", ()),
     ("как стоят шашки в коротких нардах в начале", "setup", ()),
     ("initial setup for short nardy", "setup", ()),
-    ("где голова соперника в начале игры", "setup", ("occupied_point","head_rule")),
+    ("где голова соперника в начале игры", "setup", ("occupied_point", "head_rule")),
     ("who rolls first", "first_player", ()),
     ("кто первым бросает кубики", "first_player", ()),
     ("белые всегда ходят первыми?", "first_player", ()),
@@ -564,8 +588,11 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("one checker from the head per turn?", "head_rule", ()),
     ("golova pravilo", "head_rule", ()),
     ("на первом ходу выпало 3:3 сколько шашек снимать", "first_move_exception", ()),
-    ("why could I take two checkers from the head at the start", "first_move_exception",
-     ("head_rule",)),
+    (
+        "why could I take two checkers from the head at the start",
+        "first_move_exception",
+        ("head_rule",),
+    ),
     ("первый ход 6 6 что делать", "first_move_exception", ()),
     ("что значит на проходе в длинных нардах", "six_block", ()),
     ("is a six point wall legal", "six_block", ()),
