@@ -53,6 +53,7 @@ class Stats:
         self.turns = 0
         self.games_finished = 0
         self.errors = 0
+        self.measure_from = 0.0
 
 
 def actor_name(caption: str) -> str:
@@ -62,7 +63,9 @@ def actor_name(caption: str) -> str:
     return caption.split("👉", 1)[1].split(":", 1)[1].split()[0]
 
 
-async def play_game(tg: FakeTelegram, index: int, stats: Stats, stop: float) -> None:
+async def play_game(
+    tg: FakeTelegram, index: int, stats: Stats, stop: float, think: float = 0.0
+) -> None:
     """One group: A opens a lobby, B joins, then both tap through turns until time is up."""
     rng = random.Random(index)
     chat_id = -100_000 - index
@@ -103,6 +106,8 @@ async def play_game(tg: FakeTelegram, index: int, stats: Stats, stop: float) -> 
                 await asyncio.sleep(0.05)
                 continue
             data, who = rng.choice(options[act]), players[actor_name(caption)]
+        if think:
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
         mark = tg.mark()
         sent = time.monotonic() - tg._started_at
         qid = await tg.tap(group, board.message_id, who, data)
@@ -114,7 +119,8 @@ async def play_game(tg: FakeTelegram, index: int, stats: Stats, stop: float) -> 
                 since=mark,
                 timeout=60,
             )
-            stats.answer_ms.append((answer.time - sent) * 1000)
+            if time.monotonic() >= stats.measure_from:
+                stats.answer_ms.append((answer.time - sent) * 1000)
             edit = await tg.wait_for(
                 lambda c: (
                     c.method in ("editMessageMedia", "editMessageCaption", "sendPhoto") and c.ok
@@ -123,11 +129,12 @@ async def play_game(tg: FakeTelegram, index: int, stats: Stats, stop: float) -> 
                 since=mark,
                 timeout=60,
             )
-            stats.edit_ms.append((edit.time - sent) * 1000)
+            if time.monotonic() >= stats.measure_from:
+                stats.edit_ms.append((edit.time - sent) * 1000)
         except TimeoutError:
             stats.errors += 1
             continue
-        if GameCB.unpack(data).a is Act.DONE:
+        if GameCB.unpack(data).a is Act.DONE and time.monotonic() >= stats.measure_from:
             stats.turns += 1
 
 
@@ -135,6 +142,13 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a player waits before each tap (0: as fast as "
+        "the bot answers, which saturates it)",
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="nardy-load-"))
     async with FakeTelegram(
@@ -155,17 +169,21 @@ async def main() -> None:
         try:
             await tg.wait_for("getUpdates", since=0, timeout=120)
             stats = Stats()
-            start = time.monotonic()
+            stats.measure_from = time.monotonic() + args.warmup
+            start = stats.measure_from
             stop = start + args.seconds
-            await asyncio.gather(*(play_game(tg, i, stats, stop) for i in range(args.games)))
+            await asyncio.gather(
+                *(play_game(tg, i, stats, stop, args.think) for i in range(args.games))
+            )
             elapsed = time.monotonic() - start
             memory = peak_rss_mb(proc.pid)
         finally:
             proc.terminate()
             proc.wait(30)
     print(
-        f"games: {args.games} concurrent, {elapsed:.1f} s of play, "
-        f"{stats.games_finished} finished, {stats.errors} timeouts"
+        f"games: {args.games} concurrent, think {args.think} s, {elapsed:.1f} s measured after "
+        f"{args.warmup:.0f} s of warm-up; {stats.games_finished} finished, "
+        f"{stats.errors} timeouts"
     )
     print(
         f"turns: {stats.turns} ({stats.turns / elapsed:.1f} turns/s), "
