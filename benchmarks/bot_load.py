@@ -143,6 +143,12 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument(
+        "--warmup",
+        type=float,
+        default=10,
+        help="seconds at the start (every game opening at once) that are not measured",
+    )
+    parser.add_argument(
         "--think",
         type=float,
         default=0.0,
