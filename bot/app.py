@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from aiogram import Bot, Dispatcher
+from aiohttp import web
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
@@ -213,22 +214,31 @@ async def run(settings: Settings) -> None:
         await app.close()
 
 
-async def _run_webhook(app: App) -> None:
+def webhook_app(app: App) -> web.Application:
+    """The aiohttp application that receives updates at ``WEBHOOK_PATH``; requests without the
+    right ``X-Telegram-Bot-Api-Secret-Token`` are refused."""
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
-    from aiohttp import web
 
     settings = app.settings
-    assert settings.webhook_url and settings.webhook_secret
-    secret = settings.webhook_secret.get_secret_value()
-    await app.bot.set_webhook(
-        settings.webhook_url.rstrip("/") + settings.webhook_path, secret_token=secret
-    )
+    assert settings.webhook_secret is not None
     web_app = web.Application()
-    SimpleRequestHandler(dispatcher=app.dispatcher, bot=app.bot, secret_token=secret).register(
-        web_app, path=settings.webhook_path
-    )
+    SimpleRequestHandler(
+        dispatcher=app.dispatcher,
+        bot=app.bot,
+        secret_token=settings.webhook_secret.get_secret_value(),
+    ).register(web_app, path=settings.webhook_path)
     setup_application(web_app, app.dispatcher, bot=app.bot)
-    runner = web.AppRunner(web_app)
+    return web_app
+
+
+async def _run_webhook(app: App) -> None:
+    settings = app.settings
+    assert settings.webhook_url and settings.webhook_secret
+    await app.bot.set_webhook(
+        settings.webhook_url.rstrip("/") + settings.webhook_path,
+        secret_token=settings.webhook_secret.get_secret_value(),
+    )
+    runner = web.AppRunner(webhook_app(app))
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()
