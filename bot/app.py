@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from aiogram import Bot, Dispatcher
-from aiohttp import web
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
@@ -24,6 +23,7 @@ from aiogram.types import (
     BotCommandScopeDefault,
     ErrorEvent,
 )
+from aiohttp import web
 
 import storage
 from bot.boards import Boards, Languages
