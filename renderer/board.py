@@ -37,10 +37,12 @@ def render_board(position: Position, options: BoardOptions = DEFAULT_OPTIONS) ->
     :class:`renderer.options.RenderOptionsError` for inconsistent options, and
     :class:`renderer.assets.AssetError` if the packaged font is missing.
     """
-    return encode(board_image(position, options), options.image_format)
+    return encode(
+        board_image(position, options), options.image_format, optimize=options.optimize_jpeg
+    )
 
 
-def encode(img: Image.Image, image_format: ImageFormat) -> bytes:
+def encode(img: Image.Image, image_format: ImageFormat, *, optimize: bool = True) -> bytes:
     """Encode an RGB image; JPEG unless asked otherwise.
 
     Measured over 200 random boards (benchmarks/render_bench.py, docs/renderer.md): PNG takes
@@ -51,7 +53,7 @@ def encode(img: Image.Image, image_format: ImageFormat) -> bytes:
     """
     out = io.BytesIO()
     if image_format == "jpeg":
-        img.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=True)
+        img.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=optimize)
     else:
         img.save(out, "PNG", compress_level=3)
     return out.getvalue()

@@ -126,6 +126,10 @@ class BoardOptions:
     title: str | None = None
     labels: Labels = EN_LABELS
     image_format: ImageFormat = "jpeg"
+    optimize_jpeg: bool = True
+    """Optimised Huffman tables: ~6 % smaller files for about twice the encoding time
+    (measured at 1024 px: 105 KB / 4.4 ms vs 111 KB / 2.2 ms). The bot, which draws a board
+    on most taps, turns it off; files for sharing keep it."""
     width: int = DEFAULT_WIDTH
     """Image width in px (MIN_WIDTH..MAX_WIDTH); the height follows the board's proportions."""
 
