@@ -46,6 +46,15 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def children(pid: int) -> list[int]:
+    """The bot's worker processes (the board-drawing pool)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
 class Stats:
     def __init__(self) -> None:
         self.answer_ms: list[float] = []
@@ -183,6 +192,7 @@ async def main() -> None:
             )
             elapsed = time.monotonic() - start
             memory = peak_rss_mb(proc.pid)
+            workers = [peak_rss_mb(c) for c in children(proc.pid)]
         finally:
             proc.terminate()
             proc.wait(30)
@@ -204,7 +214,10 @@ async def main() -> None:
             f"tap -> board edit: median {statistics.median(stats.edit_ms):.0f} ms, "
             f"p99 {percentile(stats.edit_ms, 0.99):.0f} ms"
         )
-    print(f"bot process peak memory (VmHWM): {memory:.0f} MB")
+    print(
+        f"bot process peak memory (VmHWM): {memory:.0f} MB; drawing workers: "
+        + (", ".join(f"{w:.0f} MB" for w in workers) or "none")
+    )
 
 
 if __name__ == "__main__":

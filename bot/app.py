@@ -28,6 +28,7 @@ from aiohttp import web
 import storage
 from bot.boards import Boards, Languages
 from bot.config import Settings
+from bot.drawing import Painter
 from bot.gameplay import ComputerPlayers, GameService
 from bot.handlers import common, fresh, lobby, play, rules, stats
 from bot.handlers import settings as settings_handlers
@@ -69,6 +70,7 @@ class App:
     settings: Settings
 
     async def close(self) -> None:
+        self.boards.painter.close()
         await self.store.close()
         await self.bot.session.close()
 
@@ -145,34 +147,11 @@ async def build(
         invitation_ttl=timedelta(hours=settings.invitation_ttl_hours),
     )
     langs = Languages(store)
-    boards = Boards(bot, store, outbox, games, langs)
+    painter = Painter(settings.render_processes)
+    await painter.start()
+    boards = Boards(bot, store, outbox, games, langs, painter=painter)
     dp = make_dispatcher(store, games, boards, langs, outbox, settings)
-    await asyncio.to_thread(warm_up)
     return App(bot, dp, store, games, boards, outbox, settings)
-
-
-def warm_up() -> None:
-    """Draw one board of each variant so fonts and static layers are cached before the first
-    player waits for a picture (and a missing font fails at start-up, loudly)."""
-    from bot.presenter import BOARD_WIDTH
-    from engine import Side, get_variant
-    from renderer import render_board
-    from renderer.assets import check_assets
-    from renderer.options import BoardOptions
-
-    check_assets()
-    for name in ("long", "short"):
-        position = get_variant(name).start_position()
-        for viewer in Side:
-            for numbering in Side:
-                options = BoardOptions(
-                    viewer=viewer,
-                    numbering=numbering,
-                    dice=(6, 5),
-                    highlight_points=frozenset({24}),
-                    width=BOARD_WIDTH,
-                )
-                render_board(position, options)
 
 
 async def register_commands(bot: Bot) -> None:

@@ -18,9 +18,10 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
 
 import storage
+from bot.drawing import Painter
 from bot.gameplay import GameService, Snapshot
 from bot.outbox import Outbox
-from bot.presenter import ChatView, board_view, mention, render, short_name
+from bot.presenter import ChatView, board_view, mention, short_name
 from bot.texts import DEFAULT_LANG, h, normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,7 @@ class Boards:
         games: GameService,
         langs: Languages,
         *,
+        painter: Painter | None = None,
         hints_everywhere: bool = False,
     ) -> None:
         self.bot = bot
@@ -92,6 +94,7 @@ class Boards:
         self.games = games
         self.langs = langs
         self.hints_everywhere = hints_everywhere
+        self.painter = painter or Painter(0)
 
     # ---- where --------------------------------------------------------------------------
 
@@ -183,7 +186,7 @@ class Boards:
         view = self.view_for(snap, target, lang, point)
         hints = snap.ai_seat is not None or self.hints_everywhere
         bv = board_view(snap, view, hints=hints)
-        image = await render(snap, bv.options)
+        image = await self.painter.draw(snap.game.current_position, bv.options)
         return bv, image
 
     async def _send_board(self, snap: Snapshot, target: Target, point: int | None = None) -> None:

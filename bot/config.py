@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     webhook_port: int = Field(8080, alias="WEBHOOK_PORT")
     webhook_path: str = Field("/telegram/webhook", alias="WEBHOOK_PATH")
     invitation_ttl_hours: int = Field(24, alias="INVITATION_TTL_HOURS", ge=1, le=24 * 30)
+    render_processes: int = Field(1, alias="RENDER_PROCESSES", ge=0, le=8)
 
     @field_validator("log_level", mode="before")
     @classmethod

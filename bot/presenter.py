@@ -6,25 +6,20 @@ is drawn by the renderer off the event loop (``asyncio.to_thread``).
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, replace
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Act, GameCB
+from bot.drawing import BOARD_WIDTH
 from bot.gameplay import Snapshot
 from bot.texts import h, t
 from engine import BAR, OFF, Event, Game, Phase, Side
 from engine.positionid import encode
-from renderer import render_board
 from renderer.options import EN_LABELS, RU_LABELS, BoardOptions, GameOverInfo
 
 DISC = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
 MAX_NAME = 32
-# 1024 px: crisp on a phone (Telegram shows photos at most ~1280 wide) and, measured, 5 ms and
-# ~105 KB per board instead of 8 ms and ~145 KB at 1280 — boards are drawn on most taps. Plain
-# (not optimised) JPEG tables halve the encoding again for ~6 % more bytes (~111 KB).
-BOARD_WIDTH = 1024
 CAPTION_LIMIT = 1024
 
 
@@ -457,8 +452,3 @@ def board_view(snap: Snapshot, view: ChatView, *, hints: bool = False) -> BoardV
     return BoardView(
         caption(snap, view), keyboard(snap, view, hints=hints), board_options(snap, view)
     )
-
-
-async def render(snap: Snapshot, options: BoardOptions) -> bytes:
-    """Draw the picture off the event loop: Pillow work must not stall other chats."""
-    return await asyncio.to_thread(render_board, snap.game.current_position, options)
