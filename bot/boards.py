@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from aiogram import Bot
@@ -21,7 +22,7 @@ import storage
 from bot.drawing import Painter
 from bot.gameplay import GameService, Snapshot
 from bot.outbox import Outbox
-from bot.presenter import ChatView, board_view, mention, short_name
+from bot.presenter import BoardView, ChatView, board_view, mention, short_name
 from bot.texts import DEFAULT_LANG, h, normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -152,40 +153,37 @@ class Boards:
     ) -> None:
         """Show the destinations of a tapped point (or go back) on one board: only the caption
         and the buttons change, so no picture is drawn — picking is the commonest tap."""
-        lang = await self.langs.of_chat(target.chat_id)
-        view = self.view_for(snap, target, lang, point)
-        hints = snap.ai_seat is not None or self.hints_everywhere
-        bv = board_view(snap, view, hints=hints)
         ticket = self.outbox.ticket(target.chat_id, message_id)
-        try:
-            await self.outbox.run(
-                target.chat_id,
-                lambda: self.bot.edit_message_caption(
-                    chat_id=target.chat_id,
-                    message_id=message_id,
-                    caption=bv.caption,
-                    reply_markup=bv.keyboard,
-                ),
-                skip=lambda: self.outbox.overtaken(target.chat_id, message_id, ticket),
-                kind="edit",
-            )
-        except TelegramForbiddenError:
-            await self.blocked(snap, target)
-        except TelegramBadRequest as exc:
-            if any(g in exc.message for g in GONE):
-                await self._send_board(snap, target, point)
-            else:
-                raise
+        bv = board_view(snap, await self._view(snap, target, point), hints=self._hints(snap))
+        await self._edit(
+            snap,
+            target,
+            message_id,
+            point,
+            ticket,
+            lambda: self.bot.edit_message_caption(
+                chat_id=target.chat_id,
+                message_id=message_id,
+                caption=bv.caption,
+                reply_markup=bv.keyboard,
+            ),
+        )
 
     async def resend(self, snap: Snapshot, target: Target) -> None:
         """/board: a fresh board message in this chat (the old one is forgotten)."""
         await self._send_board(snap, target)
 
-    async def _content(self, snap: Snapshot, target: Target, point: int | None):
+    def _hints(self, snap: Snapshot) -> bool:
+        return snap.ai_seat is not None or self.hints_everywhere
+
+    async def _view(self, snap: Snapshot, target: Target, point: int | None) -> ChatView:
         lang = await self.langs.of_chat(target.chat_id)
-        view = self.view_for(snap, target, lang, point)
-        hints = snap.ai_seat is not None or self.hints_everywhere
-        bv = board_view(snap, view, hints=hints)
+        return self.view_for(snap, target, lang, point)
+
+    async def _content(
+        self, snap: Snapshot, target: Target, point: int | None
+    ) -> tuple[BoardView, bytes]:
+        bv = board_view(snap, await self._view(snap, target, point), hints=self._hints(snap))
         image = await self.painter.draw(snap.game.current_position, bv.options)
         return bv, image
 
@@ -220,15 +218,35 @@ class Boards:
             media=BufferedInputFile(image, filename=f"board-{snap.row.game_id}.jpg"),
             caption=bv.caption,
         )
+        await self._edit(
+            snap,
+            target,
+            message_id,
+            point,
+            ticket,
+            lambda: self.bot.edit_message_media(
+                media=media,
+                chat_id=target.chat_id,
+                message_id=message_id,
+                reply_markup=bv.keyboard,
+            ),
+        )
+
+    async def _edit(
+        self,
+        snap: Snapshot,
+        target: Target,
+        message_id: int,
+        point: int | None,
+        ticket: int,
+        call: Callable[[], Awaitable[object]],
+    ) -> None:
+        """Run one board edit: skipped if a newer state of the message was asked for since
+        ``ticket``; a board deleted by the user is sent again; a blocked bot stops the game."""
         try:
             await self.outbox.run(
                 target.chat_id,
-                lambda: self.bot.edit_message_media(
-                    media=media,
-                    chat_id=target.chat_id,
-                    message_id=message_id,
-                    reply_markup=bv.keyboard,
-                ),
+                call,
                 skip=lambda: self.outbox.overtaken(target.chat_id, message_id, ticket),
                 kind="edit",
             )

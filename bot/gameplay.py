@@ -29,10 +29,7 @@ from engine import (
     Reason,
     ResultKind,
     Side,
-    positionid,
 )
-
-AI_NAMES = {"easy": "easy", "medium": "medium", "hard": "hard"}
 
 
 class GameplayError(Exception):
@@ -312,7 +309,6 @@ class GameService:
         """A game in a private chat against the computer (the human is seat 0)."""
         match = self.new_match(variant, 1, options)
         seats: dict[int, int | None] = {0: user_id, 1: None}
-        before = 0
         await self._settle(match, seats, level)
         try:
             row = await self.store.create_game(
@@ -320,15 +316,15 @@ class GameService:
             )
         except storage.ActiveGameExistsError:
             raise GameplayError("game_exists") from None
-        if match.current.history[before:]:
-            row = await self._log_initial(row, match, before)
+        row = await self._log_initial(row, match)
         snap = await self.snapshot(row, match)
         snap.events = list(match.current.history)
         return snap
 
-    async def _log_initial(self, row: storage.Game, match: Match, before: int) -> storage.Game:
-        """Write the move log of what happened before the first save (lot, computer's turn)."""
-        events = [e for e in match.current.history[before:] if e.kind in ("move", "pass")]
+    async def _log_initial(self, row: storage.Game, match: Match) -> storage.Game:
+        """Write the move log of what was played before the game's first save (forced opening
+        plays, the computer's first turn), so the log is complete from move one."""
+        events = [e for e in match.current.history if e.kind in ("move", "pass")]
         if not events:
             return row
         return await self.store.save_game(
@@ -369,7 +365,8 @@ class GameService:
         except storage.ActiveGameExistsError:
             raise GameplayError("game_exists") from None
         assert accepted.game is not None
-        snap = await self.snapshot(accepted.game, match)
+        row = await self._log_initial(accepted.game, match)
+        snap = await self.snapshot(row, match)
         snap.events = list(match.current.history)
         return snap
 
@@ -510,9 +507,8 @@ class GameService:
         self, row: storage.Game, match: Match, seats: dict[int, int | None]
     ) -> storage.Game | None:
         """The next game of a match (M-15 … M-18) as a new stored game in the same chat."""
-        nxt = Match.from_dict(match.to_dict())
+        nxt = match.copy()
         nxt.next_game()
-        before = len(nxt.current.history)
         await self._settle(nxt, seats, row.ai_level)
         try:
             new_row = await self.store.create_game(
@@ -520,7 +516,7 @@ class GameService:
             )
         except storage.ActiveGameExistsError:
             return None
-        return await self._log_initial(new_row, nxt, before)
+        return await self._log_initial(new_row, nxt)
 
     async def rematch(self, game_id: int, user_id: int) -> Snapshot:
         """A new match with the same players and settings, after a finished one."""
@@ -532,7 +528,6 @@ class GameService:
             raise GameplayError("not_a_player")
         match = self.new_match(snap.match.variant_name, snap.match.length, snap.match.options)
         seats = dict(snap.user_ids)
-        before = 0
         await self._settle(match, seats, row.ai_level)
         try:
             new_row = await self.store.create_game(
@@ -540,7 +535,7 @@ class GameService:
             )
         except storage.ActiveGameExistsError:
             raise GameplayError("game_exists") from None
-        new_row = await self._log_initial(new_row, match, before)
+        new_row = await self._log_initial(new_row, match)
         out = await self.snapshot(new_row, match)
         out.events = list(match.current.history)
         return out
@@ -581,7 +576,3 @@ class GameService:
 def _score_by_colour(match: Match, game: Game) -> tuple[int, int]:
     """(white's, black's) match score for the stored row's score columns."""
     return (match.score[game.seat_of(Side.WHITE)], match.score[game.seat_of(Side.BLACK)])
-
-
-def position_id(game: Game) -> str:
-    return positionid.encode(game.current_position)

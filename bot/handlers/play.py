@@ -6,6 +6,7 @@ editing of the boards.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from aiogram import F, Router
@@ -84,8 +85,6 @@ def _action(act: Act, s: int, dst: int):
             game.undo(seat=seat)
         elif act is Act.DONE:
             game.commit(seat=seat)
-        elif act is Act.ROLL:
-            raise AssertionError("rolled by the service")
         elif act is Act.DOUBLE:
             game.offer_double(seat)
         elif act is Act.TAKE:
@@ -242,8 +241,6 @@ async def hint_button(
 
 
 async def hint_text(snap: Snapshot, user_id: int, lang: str, games: GameService) -> str:
-    import asyncio
-
     game = snap.game
     seat = snap.seat_of_user(user_id)
     if seat is None:

@@ -303,6 +303,10 @@ async def test_challenge_by_reply_invites_only_that_member(tmp_path: Path) -> No
         snap = await active_match(run.app, group.id, bob.id)
         assert snap is not None and snap.match.variant_name == "short"
         assert set(snap.user_ids.values()) == {alice.id, bob.id}
+        # The move log is complete from move one, forced opening plays included.
+        played = [e for e in snap.game.history if e.kind in ("move", "pass")]
+        logged = await run.app.store.get_moves(snap.row.game_id)
+        assert [m.play for m in logged] == [e.notation for e in played]
         # A second game in the same chat is refused and points at the running one.
         await type_and_wait(tg, group, carl, "/new")
         refusal = tg.last_bot_message(group)
