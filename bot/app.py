@@ -14,7 +14,6 @@ from datetime import timedelta
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.types import (
@@ -32,8 +31,10 @@ from bot.drawing import Painter
 from bot.gameplay import ComputerPlayers, GameService
 from bot.handlers import common, fresh, lobby, play, rules, stats
 from bot.handlers import settings as settings_handlers
+from bot.lazy_schemas import build_hot_schemas
 from bot.middlewares import Context, OncePerUpdate
 from bot.outbox import Outbox
+from bot.session import ApiSession
 from bot.texts import LANGS, t
 
 log = logging.getLogger(__name__)
@@ -76,10 +77,9 @@ class App:
 
 
 def make_bot(settings: Settings) -> Bot:
-    session = None
+    session = ApiSession()
     if settings.telegram_api_base:
-        api = TelegramAPIServer.from_base(settings.telegram_api_base.rstrip("/"))
-        session = AiohttpSession(api=api)
+        session.api = TelegramAPIServer.from_base(settings.telegram_api_base.rstrip("/"))
     return Bot(
         token=settings.bot_token.get_secret_value(),
         session=session,
@@ -137,6 +137,7 @@ async def build(
     ai_seed: int | None = None,
     outbox: Outbox | None = None,
 ) -> App:
+    build_hot_schemas()
     store = await storage.open_storage(settings.database_path)
     bot = bot or make_bot(settings)
     outbox = outbox or Outbox()

@@ -6,6 +6,7 @@ Public API::
     render_replay(frames) -> bytes                          # animated GIF of a whole game
     render_diagram(position, highlight_points=..., arrows=...) -> bytes   # rules figures
     check_assets()                                          # call at start-up: loud font check
+    warm_up(width)                                          # fill the caches for that width
 
 See docs/renderer.md for the layout, options and measured speed.
 """
@@ -22,6 +23,7 @@ from renderer.options import (
     RenderOptionsError,
 )
 from renderer.replay import render_replay
+from renderer.warm import warm_up
 
 __all__ = [
     "EN_LABELS",
@@ -36,4 +38,5 @@ __all__ = [
     "render_board",
     "render_diagram",
     "render_replay",
+    "warm_up",
 ]
