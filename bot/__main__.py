@@ -6,8 +6,20 @@ import asyncio
 import contextlib
 import logging
 import sys
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from bot.config import SettingsError, load_settings
+
+
+def event_loop_runner() -> Callable[[Coroutine[Any, Any, None]], None]:
+    """uvloop where it is installed (Linux, macOS): measured under load, the bot spends a
+    large share of its time in the event loop and socket I/O, which uvloop does in C."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run
+    return uvloop.run
 
 
 def main() -> int:
@@ -23,7 +35,7 @@ def main() -> int:
     from bot.app import run
 
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run(settings))
+        event_loop_runner()(run(settings))
     return 0
 
 

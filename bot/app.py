@@ -71,7 +71,7 @@ class App:
     settings: Settings
 
     async def close(self) -> None:
-        self.boards.painter.close()
+        await self.boards.painter.close()
         await self.store.close()
         await self.bot.session.close()
 

@@ -1,55 +1,175 @@
-"""Drawing boards off the event loop — in a worker process by default.
+"""Drawing boards off the event loop — in worker processes by default.
 
 Pillow holds Python's global lock for much of a board's drawing, so drawing in a thread still
 competes with the event loop that answers every tap; measured under load, drawing was about a
-third of the bot process's CPU. A worker process draws on the machine's other core instead.
-The worker runs only renderer functions (``renderer.warm_up``, ``render_board``,
-``renderer.check_assets``), so it never imports the bot package — nor aiogram — and stays small.
+third of the bot process's CPU. Worker processes (``python -m renderer.service``) draw on the
+machine's other core instead.
+
+The workers are plain child processes spoken to over their stdin/stdout by the event loop
+itself. (A ``ProcessPoolExecutor`` was used first: its results pass through a helper thread
+that must win the global lock from the busy event loop at every hand-over, and under load that
+left the worker idle half the time while boards waited.) Requests are pipelined — many can be
+in flight, the worker answers them in order. A worker that dies is started again and the
+boards it had in hand are drawn again by its replacement. The workers import only the
+renderer, never the bot or aiogram, so they stay small.
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from functools import partial
+import itertools
+import logging
+import os
+import pickle
+import sys
+from pathlib import Path
 
+import renderer
 from engine import Position
 from renderer import BoardOptions, check_assets, render_board, warm_up
+from renderer.service import HEADER, frame
+
+log = logging.getLogger(__name__)
 
 # 1024 px: crisp on a phone (Telegram shows photos at most ~1280 wide) and, measured, 5 ms and
 # ~105 KB per board instead of 8 ms and ~145 KB at 1280 — boards are drawn on most taps. Plain
 # (not optimised) JPEG tables halve the encoding again for ~6 % more bytes (~111 KB).
 BOARD_WIDTH = 1024
+OPTIMIZE_JPEG = False
+
+
+class DrawingError(RuntimeError):
+    """A board could not be drawn because the drawing process failed."""
+
+
+class _Worker:
+    """One ``renderer.service`` process and the boards it has been asked for."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.pending: dict[int, asyncio.Future[bytes]] = {}
+        self.reader: asyncio.Task[None] | None = None
+        self.alive = True
+
+    async def read_replies(self) -> None:
+        stdout = self.process.stdout
+        assert stdout is not None
+        try:
+            while True:
+                header = await stdout.readexactly(HEADER.size)
+                (size,) = HEADER.unpack(header)
+                kind, request_id, payload = pickle.loads(await stdout.readexactly(size))
+                future = self.pending.pop(request_id, None)
+                if future is None or future.done():
+                    continue
+                if kind == "ok":
+                    future.set_result(payload)
+                else:
+                    future.set_exception(payload)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            self.alive = False
+            for future in self.pending.values():
+                if not future.done():
+                    future.set_exception(DrawingError("the drawing process stopped"))
+            self.pending.clear()
 
 
 class Painter:
     """Renders board pictures in ``processes`` worker processes (0: in a thread)."""
 
     def __init__(self, processes: int = 1) -> None:
-        self._pool: ProcessPoolExecutor | None = None
-        if processes > 0:
-            self._pool = ProcessPoolExecutor(
-                max_workers=processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=partial(warm_up, BOARD_WIDTH, optimize_jpeg=False),
-            )
+        self.processes = processes
+        self._workers: list[_Worker] = []
+        self._ids = itertools.count(1)
+        self.restarts = 0
 
     async def start(self) -> None:
-        """Warm up where the drawing happens (the worker, or this process)."""
-        if self._pool is None:
-            await asyncio.to_thread(warm_up, BOARD_WIDTH, False)
-        else:
-            check_assets()
-            await asyncio.get_running_loop().run_in_executor(self._pool, check_assets)
+        """Start the workers and wait until each has drawn its warm-up boards (a missing
+        font fails here, at start-up, loudly)."""
+        check_assets()
+        if self.processes == 0:
+            await asyncio.to_thread(warm_up, BOARD_WIDTH, OPTIMIZE_JPEG)
+            return
+        self._workers = list(await asyncio.gather(*(self._spawn() for _ in range(self.processes))))
+
+    async def _spawn(self) -> _Worker:
+        env = dict(os.environ)
+        # The child finds the renderer where this process found it, installed or not.
+        root = str(Path(renderer.__file__).resolve().parents[1])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "renderer.service",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+        )
+        worker = _Worker(process)
+        stdin, stdout = process.stdin, process.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(frame(("warm", BOARD_WIDTH, OPTIMIZE_JPEG)))
+        await stdin.drain()
+        try:
+            header = await stdout.readexactly(HEADER.size)
+            await stdout.readexactly(HEADER.unpack(header)[0])
+        except asyncio.IncompleteReadError:
+            await process.wait()
+            raise DrawingError(
+                f"the drawing process failed to start (exit code {process.returncode})"
+            ) from None
+        worker.reader = asyncio.create_task(worker.read_replies())
+        return worker
+
+    async def _worker(self) -> _Worker:
+        """The live worker with the fewest boards in hand (restarting dead ones)."""
+        for i, worker in enumerate(self._workers):
+            if not worker.alive:
+                log.warning("drawing process %s stopped; starting a new one", worker.process.pid)
+                self.restarts += 1
+                self._workers[i] = await self._spawn()
+        return min(self._workers, key=lambda w: len(w.pending))
 
     async def draw(self, position: Position, options: BoardOptions) -> bytes:
-        if self._pool is None:
+        """The board as JPEG bytes. A board lost with a dying worker is drawn once more by
+        its replacement; rendering errors (bad options) reach the caller as raised."""
+        if self.processes == 0:
             return await asyncio.to_thread(render_board, position, options)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, render_board, position, options)
+        try:
+            return await self._draw_once(position, options)
+        except DrawingError:
+            return await self._draw_once(position, options)
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    async def _draw_once(self, position: Position, options: BoardOptions) -> bytes:
+        worker = await self._worker()
+        request_id = next(self._ids)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        worker.pending[request_id] = future
+        stdin = worker.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(frame(("draw", request_id, position, options)))
+            await stdin.drain()
+        except (ConnectionError, RuntimeError) as exc:
+            worker.pending.pop(request_id, None)
+            worker.alive = False
+            raise DrawingError("the drawing process is gone") from exc
+        return await future
+
+    async def close(self) -> None:
+        """Stop the workers: end of input, then a kill if one does not leave within 5 s."""
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            stdin = worker.process.stdin
+            if stdin is not None and not stdin.is_closing():
+                stdin.close()
+        for worker in workers:
+            try:
+                await asyncio.wait_for(worker.process.wait(), 5)
+            except TimeoutError:
+                worker.process.kill()
+                await worker.process.wait()
+            if worker.reader is not None:
+                await worker.reader

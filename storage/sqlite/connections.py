@@ -7,10 +7,12 @@ Layout (measured with benchmarks/storage_bench.py, figures in docs/storage.md):
   one statement per trip to its thread, and a move save is four statements; the trips, not
   SQLite, were most of the cost (SQLite's own work is ~0.04 ms per save, a trip ~0.1 ms of CPU
   and two context switches), so running the transaction in one trip more than doubled the
-  commits per second.  The thread's single-worker executor queues writers in FIFO order, which
-  is the lock: SQLite has one writer at a time anyway, and they wait in line here instead of
-  spinning on ``SQLITE_BUSY``.  ``BEGIN IMMEDIATE`` makes another process (a second bot, the
-  ``sqlite3`` shell) be waited for through ``busy_timeout`` at the start, never half-way.
+  commits per second.  The thread's queue holds writers in FIFO order, which is the lock:
+  SQLite has one writer at a time anyway, and they wait in line here instead of spinning on
+  ``SQLITE_BUSY``.  Transactions that queue up while the thread is busy are committed together
+  (group commit: one fsync for many; see :class:`WriterThread`).  ``BEGIN IMMEDIATE`` makes
+  another process (a second bot, the ``sqlite3`` shell) be waited for through
+  ``busy_timeout`` at the start, never half-way.
 * **a small pool of aiosqlite reader connections** (``query_only``).  In WAL mode readers never
   wait for the writer or each other; a load is one statement, so aiosqlite's trip model costs
   nothing extra there.
@@ -28,11 +30,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import queue
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Concatenate, Literal, ParamSpec, TypeVar
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import aiosqlite
 
@@ -123,51 +127,70 @@ def translate_errors() -> Iterator[None]:
         raise DatabaseError(str(exc)) from exc
 
 
-def _in_transaction(
-    conn: sqlite3.Connection,
-    body: Callable[Concatenate[sqlite3.Connection, P], T],
-    *args: P.args,
-    **kwargs: P.kwargs,
-) -> T:
-    """``BEGIN IMMEDIATE``, the body, ``COMMIT`` -- or ``ROLLBACK`` if anything raised.
+@dataclass(slots=True)
+class _Job:
+    """One call waiting for the writer thread."""
 
-    Runs entirely in the writer thread, so no other statement can slip in between, and a
-    caller cancelled while waiting cannot leave a transaction half-open: the function either
-    never starts (still queued) or runs to its COMMIT or ROLLBACK.
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = body(conn, *args, **kwargs)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
-            conn.execute("ROLLBACK")
-        raise
-    return result
+    call: Callable[[sqlite3.Connection], Any]
+    transaction: bool
+    future: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+
+def _settle(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """Hand results to their callers, in the event loop (a caller may have given up)."""
+    for future, ok, value in outcomes:
+        if future.cancelled():
+            continue
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
 
 
 class WriterThread:
-    """The writer connection and the thread it lives in."""
+    """The writer connection and the thread it lives in.
+
+    Calls run in FIFO order. Write transactions that are already waiting when the thread
+    becomes free are committed together (*group commit*): one ``BEGIN IMMEDIATE``, each body
+    in its own ``SAVEPOINT`` (a body that raises is rolled back alone and only its caller sees
+    the error), one ``COMMIT`` — so one fsync — for all of them, and the results are handed
+    back in one wake-up of the event loop. Every caller still returns only after its commit is
+    on disk, and sees exactly what a transaction of its own would have done: the bodies run one
+    after another, each sees the ones before it. Under the bot's load test (~400 commits/s)
+    this took most of the time out of waiting for the writer.
+    """
+
+    #: The most transactions committed together.
+    MAX_GROUP = 64
 
     def __init__(self, path: Path, *, synchronous: Synchronous, busy_timeout_ms: int) -> None:
         self.path = path
         self._synchronous: Synchronous = synchronous
         self._busy_timeout_ms = busy_timeout_ms
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
+        #: Commits made, and transactions they carried (a measure of the grouping).
+        self.commits = 0
+        self.transactions = 0
 
     async def open(self, check: Callable[[sqlite3.Connection], None] | None = None) -> None:
-        """Connect in the writer thread.
+        """Start the thread and connect in it.
 
         ``check`` runs before any PRAGMA that could change the file (the journal mode is stored
         in it), so a database we refuse -- too new, or not ours -- is left untouched.
         """
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._open, check)
+        self._thread = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
+        self._thread.start()
+        await self._submit(functools.partial(self._open, check=check), transaction=False)
 
-    def _open(self, check: Callable[[sqlite3.Connection], None] | None) -> None:
+    def _open(self, _: None, check: Callable[[sqlite3.Connection], None] | None) -> None:
         conn = sqlite3.connect(
-            self.path, isolation_level=None, timeout=self._busy_timeout_ms / 1000
+            self.path,
+            isolation_level=None,
+            timeout=self._busy_timeout_ms / 1000,
+            check_same_thread=False,  # closed from the event loop if the thread is gone
         )
         try:
             conn.row_factory = sqlite3.Row
@@ -181,17 +204,25 @@ class WriterThread:
             raise
         self._conn = conn
 
+    def _submit(self, call: Callable[[Any], T], *, transaction: bool) -> asyncio.Future[T]:
+        if self._thread is None or not self._thread.is_alive():
+            raise StorageError("storage is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put(_Job(call, transaction, future, loop))
+        return future
+
     async def run(
         self,
         fn: Callable[Concatenate[sqlite3.Connection, P], T],
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """Call ``fn(connection, ...)`` in the writer thread, after every earlier call."""
+        """Call ``fn(connection, ...)`` in the writer thread, after every earlier call, outside
+        any transaction (migrations manage their own)."""
         if self._conn is None:
             raise StorageError("storage is closed")
-        call = functools.partial(fn, self._conn, *args, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+        return await self._submit(lambda conn: fn(conn, *args, **kwargs), transaction=False)
 
     async def transaction(
         self,
@@ -199,16 +230,109 @@ class WriterThread:
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """Run ``body(connection, ...)`` as one write transaction: all of it, or none of it."""
+        """Run ``body(connection, ...)`` as one write transaction: all of it, or none of it.
+
+        The body runs entirely in the writer thread, so no other statement can slip in
+        between, and a caller cancelled while waiting cannot leave a transaction half-open:
+        the body either never starts (still queued) or runs to its commit or rollback.
+        """
+        if self._conn is None:
+            raise StorageError("storage is closed")
         with translate_errors():
-            return await self.run(_in_transaction, body, *args, **kwargs)
+            return await self._submit(lambda conn: body(conn, *args, **kwargs), transaction=True)
+
+    # ---- the thread -----------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        jobs = self._jobs
+        carry: _Job | bool | None = False
+        while True:
+            job = jobs.get() if carry is False else carry
+            carry = False
+            if job is None:
+                return
+            if not job.transaction:
+                self._deliver([(job, *self._plain(job))])
+                continue
+            group = [job]
+            while len(group) < self.MAX_GROUP:
+                try:
+                    nxt = jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None or not nxt.transaction:
+                    carry = nxt  # runs (or stops the thread) after this group
+                    break
+                group.append(nxt)
+            outcomes = self._commit(group)
+            self._deliver([(j, ok, v) for j, (ok, v) in zip(group, outcomes, strict=True)])
+
+    def _plain(self, job: _Job) -> tuple[bool, Any]:
+        try:
+            return True, job.call(self._conn)
+        except BaseException as exc:
+            return False, exc
+
+    def _commit(self, group: list[_Job]) -> list[tuple[bool, Any]]:
+        """Run the group's bodies in one transaction; one (ok, result-or-error) per body."""
+        conn = self._conn
+        if conn is None:
+            return [(False, StorageError("storage is closed"))] * len(group)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except BaseException as exc:
+            return [(False, exc)] * len(group)
+        outcomes: list[tuple[bool, Any]] = []
+        single = len(group) == 1
+        for job in group:
+            if not single:
+                conn.execute("SAVEPOINT job")
+            try:
+                result = job.call(conn)
+            except BaseException as exc:
+                if not conn.in_transaction:
+                    # SQLite rolled the whole transaction back (e.g. disk full): the bodies
+                    # before this one are undone too, and the rest must not run outside it.
+                    return [(False, exc)] * len(group)
+                if single:
+                    conn.execute("ROLLBACK")
+                    return [(False, exc)]
+                conn.execute("ROLLBACK TO job")
+                conn.execute("RELEASE job")
+                outcomes.append((False, exc))
+            else:
+                if not single:
+                    conn.execute("RELEASE job")
+                outcomes.append((True, result))
+        try:
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return [(False, exc)] * len(group)
+        self.commits += 1
+        self.transactions += len(group)
+        return outcomes
+
+    @staticmethod
+    def _deliver(results: list[tuple[_Job, bool, Any]]) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]]
+        by_loop = {}
+        for job, ok, value in results:
+            by_loop.setdefault(job.loop, []).append((job.future, ok, value))
+        for loop, outcomes in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
+                loop.call_soon_threadsafe(_settle, outcomes)
 
     async def close(self) -> None:
-        if self._conn is not None:
+        if self._thread is None:
+            return
+        if self._conn is not None and self._thread.is_alive():
             conn, self._conn = self._conn, None
-            loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._executor, conn.close)
-        self._executor.shutdown(wait=False)
+            await self._submit(lambda _: conn.close(), transaction=False)
+        self._jobs.put(None)
+        thread, self._thread = self._thread, None
+        await asyncio.to_thread(thread.join)
 
 
 class ConnectionPool:

@@ -1,0 +1,69 @@
+"""The drawing processes (bot.drawing.Painter over renderer.service): boards come back as
+real JPEGs, errors cross the pipe, and a worker that dies is replaced."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+
+import pytest
+from PIL import Image
+
+from bot.drawing import BOARD_WIDTH, Painter
+from engine import get_variant
+from renderer import BoardOptions, RenderOptionsError, render_board
+
+
+def board_options(**kwargs: object) -> BoardOptions:
+    return BoardOptions(width=BOARD_WIDTH, optimize_jpeg=False, **kwargs)  # type: ignore[arg-type]
+
+
+async def test_many_boards_in_flight_come_back_to_their_callers() -> None:
+    painter = Painter(2)
+    await painter.start()
+    try:
+        long_start = get_variant("long").start_position()
+        short_start = get_variant("short").start_position()
+        jobs = [
+            (short_start if i % 2 else long_start, board_options(dice=(1 + i % 6, 1 + i % 5)))
+            for i in range(24)
+        ]
+        images = await asyncio.gather(*(painter.draw(p, o) for p, o in jobs))
+        for (position, options), image in zip(jobs, images, strict=True):
+            assert image == render_board(position, options)  # the renderer is deterministic
+        with Image.open(io.BytesIO(images[0])) as picture:
+            assert picture.format == "JPEG" and picture.width == BOARD_WIDTH
+    finally:
+        await painter.close()
+
+
+async def test_a_rendering_error_reaches_the_caller_and_the_worker_goes_on() -> None:
+    painter = Painter(1)
+    await painter.start()
+    try:
+        position = get_variant("long").start_position()
+        with pytest.raises(RenderOptionsError):
+            await painter.draw(position, board_options(dice=(7, 1)))
+        assert (await painter.draw(position, board_options()))[:2] == b"\xff\xd8"
+        assert painter.restarts == 0
+    finally:
+        await painter.close()
+
+
+async def test_a_worker_that_dies_fails_its_boards_and_is_replaced() -> None:
+    painter = Painter(1)
+    await painter.start()
+    try:
+        position = get_variant("short").start_position()
+        worker = painter._workers[0]
+        os.kill(worker.process.pid, signal.SIGSTOP)  # the board below stays in its hands
+        in_flight = asyncio.ensure_future(painter.draw(position, board_options()))
+        await asyncio.sleep(0.05)
+        os.kill(worker.process.pid, signal.SIGKILL)
+        assert (await in_flight)[:2] == b"\xff\xd8"  # drawn again by the new worker
+        assert painter.restarts == 1
+        assert painter._workers[0].process.pid != worker.process.pid
+    finally:
+        await painter.close()
