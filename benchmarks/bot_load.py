@@ -46,6 +46,15 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def children(pid: int) -> list[int]:
     """The bot's worker processes (the board-drawing pool)."""
     try:
@@ -187,8 +196,21 @@ async def main() -> None:
             stats.measure_from = time.monotonic() + args.warmup
             start = stats.measure_from
             stop = start + args.seconds
+            cpu: dict[str, float] = {}
+
+            async def sample_cpu() -> None:
+                await asyncio.sleep(max(0.0, start - time.monotonic()))
+                cpu["bot"] = -cpu_seconds(proc.pid)
+                cpu["workers"] = -sum(cpu_seconds(c) for c in children(proc.pid))
+                cpu["here"] = -time.process_time()
+                await asyncio.sleep(max(0.0, stop - time.monotonic()))
+                cpu["bot"] += cpu_seconds(proc.pid)
+                cpu["workers"] += sum(cpu_seconds(c) for c in children(proc.pid))
+                cpu["here"] += time.process_time()
+
             await asyncio.gather(
-                *(play_game(tg, i, stats, stop, args.think) for i in range(args.games))
+                sample_cpu(),
+                *(play_game(tg, i, stats, stop, args.think) for i in range(args.games)),
             )
             elapsed = time.monotonic() - start
             memory = peak_rss_mb(proc.pid)
@@ -214,6 +236,18 @@ async def main() -> None:
             f"tap -> board edit: median {statistics.median(stats.edit_ms):.0f} ms, "
             f"p99 {percentile(stats.edit_ms, 0.99):.0f} ms"
         )
+    taps = max(1, len(stats.answer_ms))
+    print(
+        "CPU per button tap: bot process "
+        + ", ".join(
+            f"{name} {cpu[key] / taps * 1000:.2f} ms ({cpu[key] / args.seconds:.0%} of a core)"
+            for name, key in (
+                ("bot process", "bot"),
+                ("drawing workers", "workers"),
+                ("fake server + players", "here"),
+            )
+        ).removeprefix("bot process ")
+    )
     print(
         f"bot process peak memory (VmHWM): {memory:.0f} MB; drawing workers: "
         + (", ".join(f"{w:.0f} MB" for w in workers) or "none")

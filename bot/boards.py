@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -96,6 +97,7 @@ class Boards:
         self.langs = langs
         self.hints_everywhere = hints_everywhere
         self.painter = painter or Painter(0)
+        self._messages: OrderedDict[int, list[storage.GameMessage]] = OrderedDict()
 
     # ---- where --------------------------------------------------------------------------
 
@@ -106,8 +108,38 @@ class Boards:
             return [Target(row.chat_id, row.thread_id)]
         return [Target(uid) for uid in snap.user_ids.values() if uid is not None]
 
+    async def messages(self, game_id: int) -> list[storage.GameMessage]:
+        """The messages that show a game (boards and notices), from memory when known.
+
+        They are read on every tap and change only here (:meth:`_keep_message`), so after the
+        first read the stored list is kept in step with the database instead of read again.
+        """
+        known = self._messages.get(game_id)
+        if known is None:
+            known = await self.store.get_game_messages(game_id)
+            self._messages[game_id] = known
+        self._messages.move_to_end(game_id)
+        while len(self._messages) > 4096:
+            self._messages.popitem(last=False)
+        return list(known)
+
+    async def _keep_message(
+        self, game_id: int, chat_id: int, message_id: int, *, thread_id: int, kind: str
+    ) -> None:
+        stored = await self.store.set_game_message(
+            game_id, chat_id, message_id, thread_id=thread_id, kind=kind
+        )
+        known = self._messages.get(game_id)
+        if known is None:
+            return
+        self._messages[game_id] = [
+            m
+            for m in known
+            if (m.chat_id, m.thread_id, m.kind) != (stored.chat_id, stored.thread_id, stored.kind)
+        ] + [stored]
+
     async def targets(self, snap: Snapshot) -> list[tuple[Target, int | None]]:
-        messages = await self.store.get_game_messages(snap.row.game_id)
+        messages = await self.messages(snap.row.game_id)
         return [
             (Target(m.chat_id, m.thread_id), m.message_id) for m in messages if m.kind == "board"
         ]
@@ -205,8 +237,12 @@ class Boards:
             await self.blocked(snap, target)
             return
         if msg is not None:
-            await self.store.set_game_message(
-                snap.row.game_id, target.chat_id, msg.message_id, thread_id=target.thread_id
+            await self._keep_message(
+                snap.row.game_id,
+                target.chat_id,
+                msg.message_id,
+                thread_id=target.thread_id,
+                kind="board",
             )
 
     async def _edit_board(
@@ -284,7 +320,7 @@ class Boards:
     ) -> None:
         old = [
             m
-            for m in await self.store.get_game_messages(snap.row.game_id)
+            for m in await self.messages(snap.row.game_id)
             if m.kind == "notice" and m.chat_id == target.chat_id
         ]
         try:
@@ -303,7 +339,7 @@ class Boards:
             return
         if msg is None:
             return
-        await self.store.set_game_message(
+        await self._keep_message(
             snap.row.game_id,
             target.chat_id,
             msg.message_id,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -173,6 +174,7 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._names: dict[int, str] = {}
         self._matches: dict[tuple[int, int], Match] = {}
+        self._rows: OrderedDict[int, storage.Game] = OrderedDict()
 
     async def hints_allowed(self, snap: Snapshot) -> bool:
         """Hints in games between people only where the chat's settings allow them."""
@@ -241,6 +243,7 @@ class GameService:
             self._matches.pop(next(iter(self._matches)))
 
     async def snapshot(self, row: storage.Game, match: Match | None = None) -> Snapshot:
+        self._keep_row(row)
         if match is None:
             match = self._match_of(row)
         else:
@@ -249,11 +252,32 @@ class GameService:
         names = {seat: await self.name_of(uid, row.ai_level) for seat, uid in users.items()}
         return Snapshot(row, match, names, users)
 
-    async def load(self, game_id: int) -> Snapshot:
-        try:
-            row = await self.store.get_game(game_id)
-        except storage.NotFoundError:
-            raise GameplayError("game_not_found") from None
+    def _keep_row(self, row: storage.Game) -> None:
+        """Remember the newest stored row of each recent game.
+
+        Every write to a game goes through this service, and each returns the row it stored,
+        so the newest row is known without reading it back: a tap then costs no database read
+        before its answer. A row written by someone else (another process on the same file)
+        cannot be overwritten from a stale copy — every save checks the stored version — and
+        a version mismatch reloads the row (see :meth:`act`).
+        """
+        cached = self._rows.get(row.game_id)
+        if cached is None or row.version >= cached.version:
+            self._rows[row.game_id] = row
+        self._rows.move_to_end(row.game_id)
+        while len(self._rows) > 4096:
+            self._rows.popitem(last=False)
+
+    def _forget_row(self, game_id: int) -> None:
+        self._rows.pop(game_id, None)
+
+    async def load(self, game_id: int, *, fresh: bool = False) -> Snapshot:
+        row = None if fresh else self._rows.get(game_id)
+        if row is None:
+            try:
+                row = await self.store.get_game(game_id)
+            except storage.NotFoundError:
+                raise GameplayError("game_not_found") from None
         return await self.snapshot(row)
 
     async def find_for_chat(
@@ -380,14 +404,20 @@ class GameService:
         *,
         version: int | None = None,
         anyone: bool = False,
+        decided: Callable[[], object] | None = None,
     ) -> Snapshot:
         """Run ``action(game, seat)`` for ``user_id`` and everything automatic after it.
 
         ``version`` (from a button) must match the stored one, else the board is outdated.
         Only the seat that must act may act, unless ``anyone`` (resigning is always allowed).
+        ``decided()`` is called as soon as the engine has accepted the action — before the
+        computer's reply and before the save — so a button can be answered without waiting
+        for either. (If the save then fails, the board simply stays as it was.)
         """
         async with self.lock(game_id):
             snap = await self.load(game_id)
+            if version is not None and version != snap.row.version:
+                snap = await self.load(game_id, fresh=True)  # written elsewhere?
             row, match = snap.row, snap.match
             if row.status is not storage.GameStatus.ACTIVE:
                 raise GameplayError("game_over_already")
@@ -410,6 +440,8 @@ class GameService:
                 raise RuleRejection(exc.reason, exc.detail) from None
             except NotationError as exc:
                 raise GameplayError("bad_notation", detail=str(exc)) from None
+            if decided is not None:
+                decided()
             forced = await self._settle(match, snap.user_ids, row.ai_level)
             return await self._save(snap, before, forced)
 
@@ -496,8 +528,10 @@ class GameService:
                 )
                 out = await self.snapshot(saved, match)
         except storage.StaleVersionError:
+            self._forget_row(row.game_id)
             raise GameplayError("outdated") from None
         except storage.GameNotActiveError:
+            self._forget_row(row.game_id)
             raise GameplayError("game_over_already") from None
         out.events = list(events)
         out.forced = forced
@@ -541,6 +575,7 @@ class GameService:
         return out
 
     async def abandon(self, game_id: int) -> None:
+        self._forget_row(game_id)
         row = await self.store.get_game(game_id)
         if row.status is storage.GameStatus.ACTIVE:
             await self.store.abandon_game(row.game_id, row.version)

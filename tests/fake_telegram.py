@@ -1591,16 +1591,24 @@ class FakeTelegram:
             elif request.content_type == "multipart/form-data":
                 reader = await request.multipart()
                 async for part in reader:
-                    if not isinstance(part, BodyPartReader) or part.name is None:
+                    if not isinstance(part, BodyPartReader):
                         continue
-                    if part.filename is not None:
-                        data = await part.read(decode=False)
+                    # name and filename re-parse the part's headers on every access (with the
+                    # email package: slow under the load benchmark), so each is read once.
+                    name, filename = part.name, part.filename
+                    if name is None:
+                        continue
+                    data = await part.read(decode=False)
+                    if filename is not None:
                         if len(data) > MAX_UPLOAD_BYTES:
                             raise TelegramApiError(413, "Request Entity Too Large")
                         content_type = part.headers.get("Content-Type")
-                        files[part.name] = _Upload(part.filename, bytes(data), content_type)
+                        files[name] = _Upload(filename, bytes(data), content_type)
                     else:
-                        raw[part.name] = await part.text()
+                        try:
+                            raw[name] = bytes(data).decode()
+                        except UnicodeDecodeError:
+                            raise _bad("Bad Request: strings must be encoded in UTF-8") from None
             else:
                 form = await request.post()
                 raw.update({key: value for key, value in form.items() if isinstance(value, str)})
@@ -1903,10 +1911,12 @@ class FakeTelegram:
         digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
         width = height = 0
         if kind in ("photo", "animation"):
+            full = self.decode_images and kind == "photo"
             try:
-                width, height = await asyncio.to_thread(
-                    _image_size, data, full_decode=self.decode_images and kind == "photo"
-                )
+                if full:  # a whole decode is slow: off the server's event loop
+                    width, height = await asyncio.to_thread(_image_size, data, full_decode=True)
+                else:  # the header alone: microseconds
+                    width, height = _image_size(data, full_decode=False)
             except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
                 if kind == "photo":
                     raise _bad(IMAGE_FAILED) from None

@@ -46,7 +46,7 @@ def _lobby_keyboard(lang: str, token: str) -> InlineKeyboardMarkup:
 
 
 async def _active_game_message(
-    message: Message, lang: str, games: GameService, store: storage.Storage
+    message: Message, lang: str, games: GameService, boards: Boards
 ) -> bool:
     """Say so (replying to its board) if this chat/topic already has a game; True if it has."""
     assert message.from_user is not None
@@ -61,7 +61,7 @@ async def _active_game_message(
     board = next(
         (
             m.message_id
-            for m in await store.get_game_messages(snap.row.game_id)
+            for m in await boards.messages(snap.row.game_id)
             if m.kind == "board" and m.chat_id == message.chat.id
         ),
         None,
@@ -79,10 +79,11 @@ async def new_in_group(
     lang: str,
     games: GameService,
     store: storage.Storage,
+    boards: Boards,
 ) -> None:
     """Open a lobby: the first other member to tap Join becomes the opponent."""
     assert message.from_user is not None
-    if await _active_game_message(message, lang, games, store):
+    if await _active_game_message(message, lang, games, boards):
         return
     defaults = await chat_defaults(store, message.chat.id)
     variant, length = parse_new_args(command.args, defaults.variant, defaults.match_length)
@@ -112,6 +113,7 @@ async def challenge(
     lang: str,
     games: GameService,
     store: storage.Storage,
+    boards: Boards,
 ) -> None:
     """/challenge as a reply: invite exactly that member (Accept / Decline)."""
     assert message.from_user is not None
@@ -125,7 +127,7 @@ async def challenge(
     if target.id == message.from_user.id:
         await message.answer(t(lang, "challenge_self"))
         return
-    if await _active_game_message(message, lang, games, store):
+    if await _active_game_message(message, lang, games, boards):
         return
     await store.upsert_user(target.id, display_name(target), username=target.username)
     defaults = await chat_defaults(store, message.chat.id)
@@ -264,10 +266,8 @@ def _private_menu(lang: str) -> InlineKeyboardMarkup:
 
 
 @router.message(Command("new"), F.chat.type == "private")
-async def new_in_private(
-    message: Message, lang: str, games: GameService, store: storage.Storage
-) -> None:
-    if await _active_game_message(message, lang, games, store):
+async def new_in_private(message: Message, lang: str, games: GameService, boards: Boards) -> None:
+    if await _active_game_message(message, lang, games, boards):
         return
     await message.answer(t(lang, "private_menu"), reply_markup=_private_menu(lang))
 

@@ -7,9 +7,11 @@ editing of the boards.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
 from aiogram import F, Router
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
@@ -24,6 +26,7 @@ from engine import Game, Phase, Reason, format_steps
 from engine.scoring import score_game
 
 router = Router(name="play")
+log = logging.getLogger(__name__)
 
 # Text that looks like a move: "24/18 13/11", "bar/22", "6/off", "24-18", "бар/22", "8/2(2)".
 NOTATION_RE = re.compile(
@@ -160,6 +163,14 @@ async def act(
     query: CallbackQuery, callback_data: GameCB, lang: str, games: GameService, boards: Boards
 ) -> None:
     a = callback_data.a
+    answering: list[asyncio.Task[object]] = []
+
+    def answer_now() -> None:
+        # The engine has accepted the tap: answer it while the game is saved (see
+        # GameService.act), not after.
+        text = t(lang, "turn_done") if a is Act.DONE else None
+        answering.append(asyncio.ensure_future(query.answer(text)))
+
     try:
         if a is Act.ROLL:
             snap = await games.act(
@@ -167,6 +178,7 @@ async def act(
                 query.from_user.id,
                 lambda g, seat: g.roll(games.rng, seat=seat),
                 version=callback_data.v,
+                decided=answer_now,
             )
         else:
             snap = await games.act(
@@ -175,14 +187,23 @@ async def act(
                 _action(a, callback_data.s, callback_data.t),
                 version=callback_data.v,
                 anyone=a is Act.RESIGN_YES,
+                decided=answer_now,
             )
     except RuleRejection as err:
         await query.answer(t(lang, "rejected", rule=rule_text(lang, err.reason)), show_alert=True)
         return
     except GameplayError as err:
+        if answering:  # accepted, then the save lost a race: the board stays as it was
+            log.info("tap in game %s accepted but not saved: %s", callback_data.game, err.key)
+            return
         await query.answer(t(lang, err.key, **err.params), show_alert=err.key != "outdated")
         return
-    await query.answer(t(lang, "turn_done") if a is Act.DONE else None)
+    finally:
+        if answering:
+            try:
+                await answering[0]
+            except TelegramBadRequest as exc:  # e.g. too late: the board must still change
+                log.warning("could not answer a tap in game %s: %s", callback_data.game, exc)
     if a is Act.RESIGN_YES and isinstance(query.message, Message):
         await boards.outbox.run(query.message.chat.id, lambda: query.message.delete())
     await boards.update(snap, actor_user_id=query.from_user.id)
