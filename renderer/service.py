@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import socket
 import struct
 import sys
 from typing import Any, BinaryIO
@@ -89,11 +90,18 @@ PIPE_BYTES = 1 << 20
 
 
 def _widen_pipe(fd: int) -> None:
+    """Let the reply channel hold several boards: a pipe (asyncio) or a socket (uvloop)."""
     set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
-    if set_size is None:
-        return
-    with contextlib.suppress(OSError):  # not a pipe, or above the system's limit
-        fcntl.fcntl(fd, set_size, PIPE_BYTES)
+    if set_size is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, set_size, PIPE_BYTES)
+            return
+    with contextlib.suppress(OSError):  # not a socket either, or a system limit: keep as is
+        channel = socket.socket(fileno=os.dup(fd))
+        try:
+            channel.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, PIPE_BYTES)
+        finally:
+            channel.close()
 
 
 def main() -> None:

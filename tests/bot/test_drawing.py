@@ -67,3 +67,26 @@ async def test_a_worker_that_dies_fails_its_boards_and_is_replaced() -> None:
         assert painter._workers[0].process.pid != worker.process.pid
     finally:
         await painter.close()
+
+
+def test_the_bot_s_event_loop_uvloop_draws_through_its_socket_pairs() -> None:
+    """``python -m bot`` runs on uvloop, whose child processes talk over socket pairs, not
+    pipes (the worker widens whichever it gets)."""
+    uvloop = pytest.importorskip("uvloop")
+
+    async def scenario() -> list[bytes]:
+        painter = Painter(1)
+        await painter.start()
+        try:
+            position = get_variant("long").start_position()
+            return list(
+                await asyncio.gather(
+                    *(painter.draw(position, board_options(dice=(d, 1))) for d in range(1, 7))
+                )
+            )
+        finally:
+            await painter.close()
+
+    images = uvloop.run(scenario())
+    position = get_variant("long").start_position()
+    assert images == [render_board(position, board_options(dice=(d, 1))) for d in range(1, 7)]

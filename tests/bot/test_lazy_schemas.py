@@ -9,8 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from aiogram import Bot
-from aiogram.methods import DeleteMessage, GetMe, Response
+from aiogram.exceptions import ClientDecodeError, TelegramBadRequest
+from aiogram.methods import DeleteMessage, EditMessageCaption, GetMe, Response, SendMessage
 
 from bot.session import ApiSession
 
@@ -114,3 +116,21 @@ def test_session_keeps_response_models_alive() -> None:
     assert type(first) is type(second) is Response[bool]
     me = json.dumps({"ok": True, "result": {"id": 9, "is_bot": True, "first_name": "Нарды"}})
     assert session.check_response(bot, GetMe(), 200, me).result.first_name == "Нарды"
+
+
+def test_session_does_not_parse_the_message_an_edit_returns() -> None:
+    session = ApiSession()
+    bot = Bot("123:ABCdefGhIJKlmnoPQRstuVWXyz0123456789", session=session)
+    # Not a valid Message (no date, no chat): parsing it would fail — it is not parsed.
+    edited = json.dumps({"ok": True, "result": {"message_id": 5}})
+    edit = EditMessageCaption(chat_id=1, message_id=5, caption="🎲 6-5")
+    assert session.check_response(bot, edit, 200, edited).result is True
+    # Anything else is parsed as aiogram would.
+    with pytest.raises(ClientDecodeError):
+        session.check_response(bot, SendMessage(chat_id=1, text="x"), 200, edited)
+    # And a failed edit still raises Telegram's error.
+    failed = json.dumps(
+        {"ok": False, "error_code": 400, "description": "Bad Request: message is not modified"}
+    )
+    with pytest.raises(TelegramBadRequest, match="not modified"):
+        session.check_response(bot, edit, 400, failed)
