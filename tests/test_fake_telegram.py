@@ -695,3 +695,45 @@ def test_markdown_v2_parsing() -> None:
         {"type": "bold", "offset": 0, "length": 3},
         {"type": "code", "offset": 11, "length": 3},
     ]
+
+
+def test_form_data_parser_reads_what_aiohttp_writes_and_refuses_broken_bodies() -> None:
+    from tests.fake_telegram import TelegramApiError, parse_form_data
+
+    form = aiohttp.FormData()
+    form.add_field("chat_id", "-100")
+    form.add_field("caption", 'доска "2"\r\nвторая строка')
+    form.add_field("photo", b"\xff\xd8 jpeg \r\n-- bytes", filename="board-1.jpg")
+    writer = form()
+    chunks: list[bytes] = []
+
+    class Sink:
+        async def write(self, data: bytes) -> None:
+            chunks.append(bytes(data))
+
+    asyncio.run(writer.write(Sink()))  # type: ignore[arg-type]
+    boundary = writer.boundary.encode()
+    parts = {
+        name: (filename, data)
+        for name, filename, _, data in parse_form_data(b"".join(chunks), boundary)
+    }
+    assert parts["chat_id"] == (None, b"-100")
+    assert parts["caption"][1].decode() == 'доска "2"\r\nвторая строка'
+    assert parts["photo"] == ("board-1.jpg", b"\xff\xd8 jpeg \r\n-- bytes")
+
+    good = b'--b\r\nContent-Disposition: form-data; name="a\\"q"\r\n\r\nx\r\n--b--\r\n'
+    assert list(parse_form_data(good, b"b")) == [('a"q', None, None, b"x")]
+    extended = (
+        b"--b\r\nContent-Disposition: form-data; name=\"f\"; filename*=utf-8''%D0%B4%D0%BE.jpg"
+        b"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\r\n--b--\r\n"
+    )
+    assert list(parse_form_data(extended, b"b")) == [("f", "до.jpg", "image/jpeg", b"\xff\xd8")]
+    for broken in (
+        b'--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n',  # no final delimiter
+        b'--b\r\nContent-Disposition: form-data; name="a"\r\nx\r\n--b--\r\n',  # no blank line
+        b'--b\r\nContent-Disposition: attachment; name="a"\r\n\r\nx\r\n--b--\r\n',
+        b"garbage",
+    ):
+        with pytest.raises(TelegramApiError) as caught:
+            list(parse_form_data(broken, b"b"))
+        assert caught.value.error_code == 400
