@@ -1,12 +1,15 @@
 """Load test: the real bot process against the fake Bot API server, many games at once.
 
-Usage: python benchmarks/bot_load.py [--games 200] [--seconds 60]
+Usage: python benchmarks/bot_load.py [--games 200] [--seconds 60] [--warmup 10] [--think 1.0]
 
 Starts the fake server in this process and ``python -m bot`` as a child process (a fresh
-SQLite file, production settings: real send budgets, JPEG boards). Each game is a group with
-two players who play by buttons only (point → destination → Done, Roll, Take) as fast as the
-bot answers. Reports turns per second, the latency from a button update to its
-answerCallbackQuery and to the board edit (median, p99), and the bot process's peak memory.
+SQLite file, production settings: real send budgets, JPEG boards, one drawing process). Each
+game is a group with two players who play by buttons only (point → destination → Done, Roll,
+Take); before each tap a player waits ``--think`` seconds on average (0, the default: as fast as
+the bot answers, which measures capacity). Reports turns per second, the latency from a button
+update to its answerCallbackQuery and to the board edit (median, p99), the CPU time per tap of
+the bot, its drawing process and this process, and the peak memory of the bot and its drawing
+process. Figures and what they mean: docs/bot.md.
 """
 
 from __future__ import annotations

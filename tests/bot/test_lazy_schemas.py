@@ -134,3 +134,16 @@ def test_session_does_not_parse_the_message_an_edit_returns() -> None:
     )
     with pytest.raises(TelegramBadRequest, match="not modified"):
         session.check_response(bot, edit, 400, failed)
+
+
+def test_start_up_objects_are_frozen_out_of_the_garbage_collector() -> None:
+    from bot.app import settle_memory
+
+    try:
+        settle_memory()
+        # Everything alive now (modules, aiogram, pydantic schemas) is out of the collector's
+        # reach; a full collection walks only what came after.
+        assert gc.get_freeze_count() > 50_000
+        assert len(gc.get_objects()) < gc.get_freeze_count() / 10
+    finally:
+        gc.unfreeze()
