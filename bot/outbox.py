@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -23,6 +24,16 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 NOT_MODIFIED = "message is not modified"
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+#: A chat's budget is forgotten after this long without a call.
+IDLE_BUDGET_SECONDS = 600.0
+#: How many messages' latest edit numbers are kept.
+MAX_TICKETS = 10_000
 
 
 @dataclass(slots=True)
@@ -38,12 +49,12 @@ class Budget:
 
     def __post_init__(self) -> None:
         self.tokens = self.burst
-        self.stamp = time.monotonic()
+        self.stamp = _now()
 
     async def take(self) -> None:
         async with self.lock:
             while True:
-                now = time.monotonic()
+                now = _now()
                 if now < self.paused_until:
                     await asyncio.sleep(self.paused_until - now)
                     continue
@@ -71,8 +82,9 @@ class Outbox:
         self._budgets: dict[tuple[int, str], Budget] = {}
         self._private = private
         self._group = {"send": group_send, "edit": group_edit}
-        self._latest: dict[tuple[int, int], int] = {}
+        self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._counter = 0
+        self._swept_at = _now()
         self.max_retries = max_retries
         self.retries = 0
 
@@ -80,15 +92,34 @@ class Outbox:
         key = (chat_id, "all" if chat_id > 0 else kind)
         budget = self._budgets.get(key)
         if budget is None:
+            self._sweep()
             burst, rate = self._private if chat_id > 0 else self._group[kind]
             budget = Budget(burst, rate)
             self._budgets[key] = budget
         return budget
 
+    def _sweep(self) -> None:
+        """Forget the budgets of chats quiet for a while (a new one starts full, which is
+        what a quiet chat's would be by now), so a bot running for months does not keep one
+        for every chat it ever wrote to."""
+        now = _now()
+        if now - self._swept_at < IDLE_BUDGET_SECONDS:
+            return
+        self._swept_at = now
+        for key, budget in list(self._budgets.items()):
+            idle = now - max(budget.stamp, budget.paused_until) > IDLE_BUDGET_SECONDS
+            if idle and not budget.lock.locked():
+                del self._budgets[key]
+
     def ticket(self, chat_id: int, message_id: int) -> int:
         """A number for a new wanted state of a message; later requests get larger ones."""
         self._counter += 1
-        self._latest[(chat_id, message_id)] = self._counter
+        key = (chat_id, message_id)
+        self._latest[key] = self._counter
+        self._latest.move_to_end(key)
+        # Only messages with an edit in flight need their number; the oldest are long done.
+        while len(self._latest) > MAX_TICKETS:
+            self._latest.popitem(last=False)
         return self._counter
 
     def overtaken(self, chat_id: int, message_id: int, ticket: int) -> bool:
@@ -119,7 +150,7 @@ class Outbox:
                 attempt += 1
                 self.retries += 1
                 wait = float(exc.retry_after)
-                until = time.monotonic() + wait
+                until = _now() + wait
                 for key in ((chat_id, "all"), (chat_id, "send"), (chat_id, "edit")):
                     if key in self._budgets:
                         b = self._budgets[key]
