@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -24,6 +23,7 @@ from bot.drawing import Painter
 from bot.gameplay import GameService, Snapshot
 from bot.outbox import Outbox
 from bot.presenter import BoardView, ChatView, board_view, mention, short_name
+from bot.recent import Recent
 from bot.texts import DEFAULT_LANG, h, normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ class Languages:
 
     def __init__(self, store: storage.Storage) -> None:
         self.store = store
-        self._cache: dict[int, str] = {}
+        self._cache: Recent[int, str] = Recent(100_000)
 
     def remember(self, chat_id: int, lang: str) -> None:
         self._cache[chat_id] = lang
@@ -97,7 +97,7 @@ class Boards:
         self.langs = langs
         self.hints_everywhere = hints_everywhere
         self.painter = painter or Painter(0)
-        self._messages: OrderedDict[int, list[storage.GameMessage]] = OrderedDict()
+        self._messages: Recent[int, list[storage.GameMessage]] = Recent(4096)
 
     # ---- where --------------------------------------------------------------------------
 
@@ -118,9 +118,6 @@ class Boards:
         if known is None:
             known = await self.store.get_game_messages(game_id)
             self._messages[game_id] = known
-        self._messages.move_to_end(game_id)
-        while len(self._messages) > 4096:
-            self._messages.popitem(last=False)
         return list(known)
 
     async def _keep_message(

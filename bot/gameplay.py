@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import storage
+from bot.recent import Recent
 from engine import (
     Event,
     Game,
@@ -172,9 +172,9 @@ class GameService:
         self.ai = ai
         self.invitation_ttl = invitation_ttl
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._names: dict[int, str] = {}
-        self._matches: dict[tuple[int, int], Match] = {}
-        self._rows: OrderedDict[int, storage.Game] = OrderedDict()
+        self._names: Recent[int, str] = Recent(100_000)
+        self._matches: Recent[tuple[int, int], Match] = Recent(512)
+        self._rows: Recent[int, storage.Game] = Recent(4096)
 
     async def hints_allowed(self, snap: Snapshot) -> bool:
         """Hints in games between people only where the chat's settings allow them."""
@@ -239,8 +239,6 @@ class GameService:
 
     def _remember(self, row: storage.Game, match: Match) -> None:
         self._matches[(row.game_id, row.version)] = match.copy()
-        while len(self._matches) > 512:
-            self._matches.pop(next(iter(self._matches)))
 
     async def snapshot(self, row: storage.Game, match: Match | None = None) -> Snapshot:
         self._keep_row(row)
@@ -264,9 +262,6 @@ class GameService:
         cached = self._rows.get(row.game_id)
         if cached is None or row.version >= cached.version:
             self._rows[row.game_id] = row
-        self._rows.move_to_end(row.game_id)
-        while len(self._rows) > 4096:
-            self._rows.popitem(last=False)
 
     def _forget_row(self, game_id: int) -> None:
         self._rows.pop(game_id, None)

@@ -14,6 +14,7 @@ from aiogram.types import CallbackQuery, Message, TelegramObject, Update, User
 
 import storage
 from bot.boards import Languages
+from bot.recent import Recent
 from bot.texts import normalise_lang
 
 log = logging.getLogger(__name__)
@@ -48,8 +49,8 @@ class Context(BaseMiddleware):
     def __init__(self, store: storage.Storage, langs: Languages) -> None:
         self.store = store
         self.langs = langs
-        self._users: dict[int, tuple[str, str | None]] = {}
-        self._chats: set[int] = set()
+        self._users: Recent[int, tuple[str, str | None]] = Recent(100_000)
+        self._chats: Recent[int, bool] = Recent(100_000)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user: User | None = None
@@ -61,9 +62,9 @@ class Context(BaseMiddleware):
             chat = event.message.chat if event.message is not None else None
         if user is not None and not user.is_bot:
             await self._user(user)
-        if chat is not None and chat.id not in self._chats:
+        if chat is not None and self._chats.get(chat.id) is None:
             await self.store.upsert_chat(chat.id, chat.type, title=chat.title)
-            self._chats.add(chat.id)
+            self._chats[chat.id] = True
         if chat is not None:
             data["lang"] = await self.langs.of_chat(chat.id)
         elif user is not None:

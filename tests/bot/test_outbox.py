@@ -1,4 +1,5 @@
-"""The outbox's bookkeeping: budgets and edit numbers stay bounded in a long-running bot."""
+"""The bot's bookkeeping stays bounded in a long-running bot: outbox budgets, edit numbers
+and the in-memory caches."""
 
 from __future__ import annotations
 
@@ -41,3 +42,17 @@ def test_edit_numbers_are_kept_for_recent_messages_only() -> None:
     older = box.ticket(-2, 5)
     box.ticket(-2, 5)
     assert box.overtaken(-2, 5, older)
+
+
+def test_recent_keeps_the_most_recently_used_entries() -> None:
+    from bot.recent import Recent
+
+    names: Recent[int, str] = Recent(3)
+    for uid in (1, 2, 3):
+        names[uid] = f"user {uid}"
+    assert names.get(1) == "user 1"  # used: now the newest
+    names[4] = "user 4"  # the least recently used (2) goes
+    assert list(names) == [3, 1, 4]
+    assert names.get(2) is None and names.get(2, "?") == "?"
+    names[3] = "renamed"
+    assert list(names) == [1, 4, 3] and len(names) == 3
