@@ -23,6 +23,7 @@ import os
 import pickle
 import sys
 from pathlib import Path
+from typing import Any
 
 import renderer
 from engine import Position
@@ -56,9 +57,7 @@ class _Worker:
         assert stdout is not None
         try:
             while True:
-                header = await stdout.readexactly(HEADER.size)
-                (size,) = HEADER.unpack(header)
-                kind, request_id, payload = pickle.loads(await stdout.readexactly(size))
+                kind, request_id, payload = await _read_frame(stdout)
                 future = self.pending.pop(request_id, None)
                 if future is None or future.done():
                     continue
@@ -74,6 +73,12 @@ class _Worker:
                 if not future.done():
                     future.set_exception(DrawingError("the drawing process stopped"))
             self.pending.clear()
+
+
+async def _read_frame(stream: asyncio.StreamReader) -> Any:
+    """The next reply of a drawing process (the asyncio side of ``renderer.service``)."""
+    (size,) = HEADER.unpack(await stream.readexactly(HEADER.size))
+    return pickle.loads(await stream.readexactly(size))
 
 
 class Painter:
@@ -113,8 +118,7 @@ class Painter:
         stdin.write(frame(("warm", BOARD_WIDTH, OPTIMIZE_JPEG)))
         await stdin.drain()
         try:
-            header = await stdout.readexactly(HEADER.size)
-            await stdout.readexactly(HEADER.unpack(header)[0])
+            await _read_frame(stdout)  # ("ready", None) once the warm-up boards are drawn
         except asyncio.IncompleteReadError:
             await process.wait()
             raise DrawingError(

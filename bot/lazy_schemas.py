@@ -30,14 +30,14 @@ def defer_type_schemas() -> bool:
     if "aiogram.types" in sys.modules:
         return False
     original = BaseModel.__dict__.get("model_rebuild")
-    if not isinstance(original, classmethod):
-        importlib.import_module("aiogram.types")
+    expected = {"force", "_types_namespace", "_parent_namespace_depth"}
+    if not (
+        isinstance(original, classmethod)
+        and expected <= inspect.signature(original.__func__).parameters.keys()
+    ):
+        importlib.import_module("aiogram.types")  # a pydantic we do not know: as usual
         return False
     rebuild = original.__func__
-    parameters = inspect.signature(rebuild).parameters
-    if not {"force", "_types_namespace", "_parent_namespace_depth"} <= parameters.keys():
-        importlib.import_module("aiogram.types")
-        return False
 
     def remember_namespace(
         cls: type[BaseModel],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import re
 
 from aiogram import F, Router
@@ -80,9 +81,11 @@ async def explain_error(target: Message, lang: str, err: GameplayError) -> None:
 # ---- buttons -----------------------------------------------------------------------------------
 
 
-def _action(act: Act, s: int, dst: int):
+def _action(act: Act, s: int, dst: int, rng: random.Random):
     def run(game: Game, seat: int) -> None:
-        if act is Act.MOVE:
+        if act is Act.ROLL:
+            game.roll(rng, seat=seat)
+        elif act is Act.MOVE:
             game.step(s, dst, seat=seat)
         elif act is Act.UNDO:
             game.undo(seat=seat)
@@ -172,23 +175,14 @@ async def act(
         answering.append(asyncio.ensure_future(query.answer(text)))
 
     try:
-        if a is Act.ROLL:
-            snap = await games.act(
-                callback_data.game,
-                query.from_user.id,
-                lambda g, seat: g.roll(games.rng, seat=seat),
-                version=callback_data.v,
-                decided=answer_now,
-            )
-        else:
-            snap = await games.act(
-                callback_data.game,
-                query.from_user.id,
-                _action(a, callback_data.s, callback_data.t),
-                version=callback_data.v,
-                anyone=a is Act.RESIGN_YES,
-                decided=answer_now,
-            )
+        snap = await games.act(
+            callback_data.game,
+            query.from_user.id,
+            _action(a, callback_data.s, callback_data.t, games.rng),
+            version=callback_data.v,
+            anyone=a is Act.RESIGN_YES,
+            decided=answer_now,
+        )
     except RuleRejection as err:
         await query.answer(t(lang, "rejected", rule=rule_text(lang, err.reason)), show_alert=True)
         return
