@@ -187,10 +187,7 @@ class WriterThread:
 
     def _open(self, _: None, check: Callable[[sqlite3.Connection], None] | None) -> None:
         conn = sqlite3.connect(
-            self.path,
-            isolation_level=None,
-            timeout=self._busy_timeout_ms / 1000,
-            check_same_thread=False,  # closed from the event loop if the thread is gone
+            self.path, isolation_level=None, timeout=self._busy_timeout_ms / 1000
         )
         try:
             conn.row_factory = sqlite3.Row
