@@ -549,6 +549,8 @@ class GameService:
     ) -> Snapshot:
         """A game against the computer (the person is seat 0)."""
         await self.players.seen(actor)
+        if place.private:
+            await self.chats.seen(place.chat_id, storage.ChatType.PRIVATE)
         level = level if level in LEVELS else DEFAULT_LEVEL
         return await self.create(
             self.new_match(variant, 1, options), place, {0: actor.user_id, 1: None}, ai_level=level

@@ -58,8 +58,8 @@ def find_forfeit_seed(limit: int = 200) -> int | None:
     dice and be the last play before a human must act, so the board offers "Why?"."""
     import random
 
-    from gameplay import GameService
     from bot.presenter import burned_dice
+    from gameplay import GameService
 
     for seed in range(1, limit):
         games = GameService(None, rng=random.Random(seed))  # type: ignore[arg-type]
