@@ -279,4 +279,3 @@ def test_reason_is_the_engines() -> None:
     refused = Refused(Refusal.ILLEGAL, reason=Reason.HEAD)
     assert refused.rule_ids == Reason.HEAD.rule_ids
     assert Refused(Refusal.OUTDATED).rule_ids == ()
-
