@@ -22,7 +22,7 @@ from gameplay.actions import (
 )
 from gameplay.cache import GameCache
 from gameplay.computer import ComputerPlayers
-from gameplay.lobby import Lobby
+from gameplay.lobby import Lobby, RematchOffer
 from gameplay.people import ChatDefaults, Chats, Players
 from gameplay.refusals import Refusal, Refused
 from gameplay.service import Decision, GameService, Hints, Outcome
@@ -49,6 +49,7 @@ __all__ = [
     "Players",
     "Refusal",
     "Refused",
+    "RematchOffer",
     "Resign",
     "Roll",
     "Snapshot",

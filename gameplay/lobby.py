@@ -3,6 +3,7 @@ private chat; the game is then shown in both players' private chats)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import storage
@@ -11,6 +12,16 @@ from gameplay.actions import Actor, ChatKind, Place
 from gameplay.refusals import Refusal, Refused
 from gameplay.service import GameService
 from gameplay.snapshot import Snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOffer:
+    """A rematch waiting for the other player's answer: an invitation only they may accept,
+    to be shown in ``place`` (the game's group, or the invitee's private chat)."""
+
+    invitation: storage.Invitation
+    invitee: Actor
+    place: Place
 
 
 class Lobby:
@@ -120,3 +131,35 @@ class Lobby:
                 continue
             cancelled += 1
         return cancelled
+
+    async def rematch(self, actor: Actor, game_id: int) -> Snapshot | RematchOffer:
+        """A new match with the same players and settings after a finished one. The computer
+        agrees at once (the new game is returned); a person is asked (#18: a rated game never
+        starts on one player's tap), by an invitation only they may accept."""
+        snap = await self.games.load(game_id)
+        if snap.active:
+            raise Refused(Refusal.GAME_EXISTS)
+        seat = snap.seat_of_user(actor.user_id)
+        if seat is None:
+            raise Refused(Refusal.NOT_A_PLAYER)
+        if snap.ai_seat is not None:
+            return await self.games.rematch(actor, game_id)
+        other = snap.user_ids[1 - seat]
+        assert other is not None
+        invitee = Actor(other, snap.names[1 - seat])
+        row = snap.row
+        if await self.games.chats.is_private(row.chat_id):  # played by a link: ask privately
+            here = Place(actor.user_id, 0, ChatKind.PRIVATE)
+            shown = Place(other, 0, ChatKind.PRIVATE)
+        else:
+            here = shown = Place(row.chat_id, row.thread_id, ChatKind.GROUP)
+        match = snap.match
+        invitation = await self.invite(
+            actor,
+            here,
+            variant=match.variant_name,
+            match_length=match.length,
+            options=match.options,
+            invitee=invitee,
+        )
+        return RematchOffer(invitation, invitee, shown)

@@ -143,5 +143,13 @@ class Chats:
         except storage.NotFoundError:
             return None
 
+    async def is_private(self, chat_id: int) -> bool:
+        """Whether the stored chat is a private one (a game between people played there came
+        from a link and is shown in both players' private chats)."""
+        try:
+            return (await self.store.get_chat(chat_id)).chat_type is storage.ChatType.PRIVATE
+        except storage.NotFoundError:
+            return False
+
     async def hints_on(self, chat_id: int) -> bool:
         return (await self.defaults(chat_id)).hints

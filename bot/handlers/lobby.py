@@ -29,18 +29,19 @@ def _length_text(lang: str, n: int) -> str:
     return t(lang, "lobby_length", n=n) if n > 1 else ""
 
 
-def _lobby_keyboard(lang: str, token: str) -> InlineKeyboardMarkup:
+def invitation_keyboard(lang: str, token: str, *, personal: bool) -> InlineKeyboardMarkup:
+    """Join / Cancel under an open lobby; Accept / Decline under a personal invitation."""
+    if personal:
+        buttons = (("btn_accept", LobbyAct.ACCEPT), ("btn_decline", LobbyAct.DECLINE))
+    else:
+        buttons = (("btn_join", LobbyAct.JOIN), ("btn_cancel", LobbyAct.CANCEL))
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
                 InlineKeyboardButton(
-                    text=t(lang, "btn_join"),
-                    callback_data=LobbyCB(token=token, a=LobbyAct.JOIN).pack(),
-                ),
-                InlineKeyboardButton(
-                    text=t(lang, "btn_cancel"),
-                    callback_data=LobbyCB(token=token, a=LobbyAct.CANCEL).pack(),
-                ),
+                    text=t(lang, key), callback_data=LobbyCB(token=token, a=act).pack()
+                )
+                for key, act in buttons
             ]
         ]
     )
@@ -86,7 +87,7 @@ async def new_in_group(
         length=_length_text(lang, length),
         rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
     )
-    await message.answer(text, reply_markup=_lobby_keyboard(lang, inv.token))
+    await message.answer(text, reply_markup=invitation_keyboard(lang, inv.token, personal=False))
 
 
 async def challenge(
@@ -133,21 +134,7 @@ async def challenge(
         length=_length_text(lang, length),
         rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
     )
-    keyboard = InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text=t(lang, "btn_accept"),
-                    callback_data=LobbyCB(token=inv.token, a=LobbyAct.ACCEPT).pack(),
-                ),
-                InlineKeyboardButton(
-                    text=t(lang, "btn_decline"),
-                    callback_data=LobbyCB(token=inv.token, a=LobbyAct.DECLINE).pack(),
-                ),
-            ]
-        ]
-    )
-    await message.answer(text, reply_markup=keyboard)
+    await message.answer(text, reply_markup=invitation_keyboard(lang, inv.token, personal=True))
 
 
 async def join(

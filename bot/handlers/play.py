@@ -12,7 +12,7 @@ import asyncio
 import logging
 import re
 
-from aiogram import F, Router
+from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -20,6 +20,8 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot import refusals
 from bot.boards import Target
 from bot.callbacks import Act, GameCB
+from bot.handlers.lobby import invitation_keyboard
+from bot.languages import Languages
 from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event
 from bot.showing import Shows
 from bot.texts import h, t
@@ -32,6 +34,7 @@ from gameplay import (
     Double,
     Drop,
     GameService,
+    Lobby,
     Place,
     PlayText,
     Refused,
@@ -161,16 +164,44 @@ async def rematch(
     callback_data: GameCB,
     lang: str,
     actor: Actor,
-    games: GameService,
+    lobby: Lobby,
     shows: Shows,
+    langs: Languages,
+    bot: Bot,
 ) -> None:
+    """A new match: against the computer at once; a person is asked to accept first."""
     try:
-        snap = await games.rematch(actor, callback_data.game)
+        result = await lobby.rematch(actor, callback_data.game)
     except Refused as refused:
         await refusals.answer_tap(query, lang, refused)
         return
-    await query.answer()
-    await shows.show_new(snap)
+    if isinstance(result, Snapshot):
+        await query.answer()
+        await shows.show_new(result)
+        return
+    await query.answer(t(lang, "rematch_sent"))
+    place = result.place
+    their = await langs.of_chat(place.chat_id)
+    inv = result.invitation
+    invitee = f'<a href="tg://user?id={result.invitee.user_id}">{h(result.invitee.name)}</a>'
+    text = t(
+        their,
+        "rematch_offer",
+        inviter=h(actor.name),
+        invitee=invitee,
+        variant=t(their, f"variant_{inv.variant}"),
+        length=t(their, "lobby_length", n=inv.match_length) if inv.match_length > 1 else "",
+    )
+    keyboard = invitation_keyboard(their, inv.token, personal=True)
+    await shows.outbox.run(
+        place.chat_id,
+        lambda: bot.send_message(
+            place.chat_id,
+            text,
+            reply_markup=keyboard,
+            message_thread_id=place.thread_id or None,
+        ),
+    )
 
 
 async def why(query: CallbackQuery, lang: str, snap: Snapshot) -> None:

@@ -58,6 +58,8 @@ TEXTS: dict[str, str] = {
     "lobby_started": "✅ The game has started: {white} ⚪ vs {black} ⚫.",
     "challenge": "🎲 <b>{inviter}</b> challenges {invitee} to {variant}{length}.\n{rules}",
     "challenge_declined": "🙅 {invitee} declined the game.",
+    "rematch_offer": "🔁 <b>{inviter}</b> offers {invitee} a rematch: {variant}{length}.",
+    "rematch_sent": "Rematch offered: waiting for the answer.",
     "challenge_need_reply": "Send /challenge as a reply to a message of the player you challenge.",
     "challenge_self": "You can't challenge yourself 🙂",
     "challenge_bot": "I don't play bots — challenge a person.",

@@ -59,6 +59,8 @@ TEXTS: dict[str, str] = {
     "lobby_started": "✅ Игра началась: {white} ⚪ против {black} ⚫.",
     "challenge": "🎲 <b>{inviter}</b> вызывает {invitee} на партию: {variant}{length}.\n{rules}",
     "challenge_declined": "🙅 {invitee} отказался от игры.",
+    "rematch_offer": "🔁 <b>{inviter}</b> предлагает {invitee} реванш: {variant}{length}.",
+    "rematch_sent": "Предложение реванша отправлено: ждём ответа.",
     "challenge_need_reply": "Отправьте /challenge ответом на сообщение игрока, которого вызываете.",
     "challenge_self": "Нельзя вызвать самого себя 🙂",
     "challenge_bot": "С ботами не играю — вызовите человека.",

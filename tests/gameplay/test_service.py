@@ -22,6 +22,7 @@ from gameplay import (
     PlayText,
     Refusal,
     Refused,
+    RematchOffer,
     Resign,
     Roll,
     Step,
@@ -279,3 +280,42 @@ def test_reason_is_the_engines() -> None:
     refused = Refused(Refusal.ILLEGAL, reason=Reason.HEAD)
     assert refused.rule_ids == Reason.HEAD.rule_ids
     assert Refused(Refusal.OUTDATED).rule_ids == ()
+
+
+async def test_a_rematch_between_people_waits_for_the_other_to_accept(world: World) -> None:
+    snap = await world.group_game()
+    done = await world.games.act(mover(snap), Resign(), game_id=snap.game_id)
+    assert done.snap is not None and not done.snap.active
+    offer = await world.lobby.rematch(ANNA, snap.game_id)
+    assert isinstance(offer, RematchOffer)
+    assert offer.invitee.user_id == BORIS.user_id and offer.place == GROUP
+    assert await world.store.get_active_game(GROUP.chat_id) is None  # nothing started yet
+    with pytest.raises(Refused) as caught:
+        await world.lobby.accept(offer.invitation.token, Actor(33, "Carol"))
+    assert caught.value.refusal is Refusal.INVITE_NOT_FOR_YOU
+    again = await world.lobby.accept(offer.invitation.token, BORIS)
+    assert again.active and again.match.variant_name == snap.match.variant_name
+    with pytest.raises(Refused) as caught:
+        await world.lobby.rematch(ANNA, again.game_id)
+    assert caught.value.refusal is Refusal.GAME_EXISTS
+
+
+async def test_a_rematch_of_a_link_game_is_asked_in_the_others_private_chat(world: World) -> None:
+    link = await world.lobby.invite(ANNA, Place(ANNA.user_id, 0, ChatKind.PRIVATE), variant="long")
+    snap = await world.lobby.accept(link.token, BORIS)
+    await world.games.act(ANNA, Resign(), game_id=snap.game_id)
+    offer = await world.lobby.rematch(ANNA, snap.game_id)
+    assert isinstance(offer, RematchOffer)
+    assert offer.place == Place(BORIS.user_id, 0, ChatKind.PRIVATE)
+    assert offer.invitation.chat_id is None  # a link again: shown in both private chats
+    declined = await world.lobby.decline(offer.invitation.token, BORIS)
+    assert declined.state is storage.InvitationState.DECLINED
+
+
+async def test_the_computer_accepts_a_rematch_at_once(world: World) -> None:
+    private = Place(ANNA.user_id, 0, ChatKind.PRIVATE)
+    snap = await world.games.start_vs_computer(ANNA, private, "long", "easy", Options())
+    await world.games.act(ANNA, Resign(), game_id=snap.game_id)
+    again = await world.lobby.rematch(ANNA, snap.game_id)
+    assert not isinstance(again, RematchOffer)
+    assert again.active and again.ai_seat is not None
