@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 
-import storage
 from bot.boards import Board, Boards, ChatGone, Target
 from bot.languages import Languages
 from bot.outbox import Outbox
@@ -121,10 +120,7 @@ class Shows:
     async def blocked(self, snap: Snapshot, target: Target) -> None:
         """The bot was blocked or removed: stop the game cleanly and tell the other player."""
         log.info("chat %s is gone; stopping game %s", target.chat_id, snap.game_id)
-        try:
-            await self.games.abandon(snap.game_id)
-        except storage.StorageError:
-            log.exception("could not abandon game %s", snap.game_id)
+        await self.games.abandon(snap.game_id)
         if not target.private:
             return
         who = snap.seat_of_user(target.chat_id)

@@ -17,6 +17,7 @@ It never talks to Telegram and never words a message.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import weakref
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ from gameplay.computer import ComputerPlayers
 from gameplay.people import Chats, Players
 from gameplay.refusals import Refusal, Refused
 from gameplay.snapshot import Snapshot, seat_users
+
+log = logging.getLogger(__name__)
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "medium"
@@ -581,12 +584,18 @@ class GameService:
         place = Place(row.chat_id, row.thread_id)
         return await self.create(match, place, dict(snap.user_ids), ai_level=row.ai_level)
 
-    async def abandon(self, game_id: int) -> None:
-        """End a game without a result (its chat is gone)."""
+    async def abandon(self, game_id: int) -> bool:
+        """End a game without a result (its chat is gone); False if storage failed (logged:
+        the game then stays as it was, which is safe)."""
         self.cache.forget(game_id)
-        row = await self.store.get_game(game_id)
-        if row.status is storage.GameStatus.ACTIVE:
-            await self.store.abandon_game(row.game_id, row.version)
+        try:
+            row = await self.store.get_game(game_id)
+            if row.status is storage.GameStatus.ACTIVE:
+                await self.store.abandon_game(row.game_id, row.version)
+        except storage.StorageError:
+            log.exception("could not abandon game %s", game_id)
+            return False
+        return True
 
     # ---- Telegram updates -------------------------------------------------------------------
 
