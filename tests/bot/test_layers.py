@@ -51,3 +51,20 @@ def test_no_module_level_routers() -> None:
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
                 func = node.value.func
                 assert not (isinstance(func, ast.Name) and func.id == "Router"), path.name
+
+
+def test_every_refusal_is_worded_in_both_languages() -> None:
+    from bot.refusals import KEYS, refusal_text, why_keyboard
+    from bot.texts import CATALOGS
+    from engine import Reason
+    from gameplay import Refusal, Refused
+
+    assert set(KEYS) == set(Refusal)
+    for refusal in Refusal:
+        reason = Reason.HEAD if refusal is Refusal.ILLEGAL else None
+        refused = Refused(refusal, reason=reason, detail="<b>24/x</b>")
+        for lang, catalog in CATALOGS.items():
+            assert KEYS[refusal] in catalog
+            text = refusal_text(lang, refused)
+            assert text and "<b>24/x</b>" not in text  # user text is escaped
+    assert why_keyboard("ru", Reason.HEAD.rule_ids) is not None  # a rule refusal: "Why?"
