@@ -43,7 +43,7 @@ class Reason(Enum):
     LARGER_DIE = ("C-20",)
     INCOMPLETE = ("C-23",)
     NOT_YOUR_TURN = ("C-13",)  # the other seat must act
-    NO_DICE = ("C-13", "C-14")  # a step, undo or commit before the dice are rolled
+    NO_DICE = ("C-13",)  # a step, undo or commit before the dice are rolled
     WRONG_PHASE = ("C-13",)  # e.g. rolling twice, taking a double nobody offered
     CUBE_TIMING = ("M-9",)
     CUBE_OWNER = ("M-10",)
@@ -52,7 +52,7 @@ class Reason(Enum):
     CRAWFORD = ("V-16",)
     GAME_OVER = ("C-32",)  # an action after the game's result
     GAME_NOT_OVER = ("C-32",)  # the next game (or the result) asked for before the end
-    MATCH_OVER = ("M-21",)  # a next game asked for after the match was decided
+    MATCH_OVER = ("C-32",)  # a next game asked for after the match was decided
 
     def __new__(cls, *rule_ids: str) -> Reason:
         # Numbered values (the enum documentation's AutoNumber recipe), so that reasons

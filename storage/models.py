@@ -21,7 +21,6 @@ from typing import Any
 
 from engine.position import VariantName
 
-
 #: The game played: the engine's enum of variant names (long nardy, short nardy).
 Variant = VariantName
 
