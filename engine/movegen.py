@@ -93,6 +93,8 @@ def make_context(
     return get_variant(variant).turn_context(me, opp, dice, first_turn=first_turn, options=options)
 
 
+# A hit (only a variant with ``can_hit`` makes one) sends the opponent's checker on the
+# mover's point t — the opponent's point 25 - t, C-8 — to the bar.
 def _apply(me: list[int], opp: list[int], step: RawStep) -> None:
     s, t, _, hit = step
     me[s] -= 1

@@ -18,8 +18,8 @@ from engine.rules import NotationCode, NotationError
 from engine.step import Step
 
 BAR_WORDS = frozenset({"bar", "b", "бар", "б"})
-MAX_STEPS = 4  # C-14: a double gives four steps, the most a turn has
 OFF_WORDS = frozenset({"off", "o", "выброс", "вых", "выбр", "оф", "0"})
+MAX_STEPS = 4  # C-14: a double gives four steps, the most a turn has
 
 
 @dataclass(frozen=True, slots=True)
