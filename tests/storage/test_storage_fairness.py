@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import fairness
+from gameplay.fair_dice import drawn
 from storage import (
     DiceCounterError,
     DiceRolls,
@@ -29,13 +30,6 @@ COMMIT = fairness.commitment(SECRET)
 
 async def seeded(store: SqliteStorage, *clients: str):
     return await store.create_dice_seed(COMMIT, SECRET, clients)
-
-
-def drawn(dice: fairness.FairDice) -> DiceRolls | None:
-    rolls = dice.take_pending()
-    if not rolls:
-        return None
-    return DiceRolls(rolls[0].counter, tuple(r.value for r in rolls))
 
 
 async def test_a_seed_is_public_except_its_secret(people: SqliteStorage) -> None:
