@@ -11,7 +11,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.callbacks import RulesCB
 from bot.texts import h, t
-from engine import Reason
+from engine import NotationError, Reason
 from gameplay import Refusal, Refused
 
 KEYS: dict[Refusal, str] = {
@@ -22,6 +22,7 @@ KEYS: dict[Refusal, str] = {
     Refusal.NOT_A_PLAYER: "not_a_player",
     Refusal.NOT_YOUR_TURN: "not_your_turn",
     Refusal.NO_DICE_YET: "no_dice_yet",
+    Refusal.WRONG_PHASE: "wrong_phase",
     Refusal.NOTHING_TO_UNDO: "nothing_to_undo",
     Refusal.BAD_NOTATION: "bad_notation",
     Refusal.ILLEGAL: "rejected",
@@ -50,16 +51,19 @@ def rule_text(lang: str, reason: Reason) -> str:
     return f"{t(lang, 'rejected_generic')} ({ids})"
 
 
-def refusal_key(refused: Refused) -> str:
-    return KEYS[refused.refusal]
+def notation_text(lang: str, error: NotationError) -> str:
+    """Why typed text is not a move, in ``lang``: the catalog's ``notation.<code>`` entry
+    with the error's parameters, the user's own text in them HTML-escaped."""
+    params = {key: h(value) for key, value in error.params.items()}
+    return t(lang, f"notation.{error.code}", **params)
 
 
 def refusal_text(lang: str, refused: Refused) -> str:
     """The refusal in words (user text in it, such as bad notation, is escaped)."""
     if refused.refusal is Refusal.ILLEGAL and refused.reason is not None:
         return t(lang, "rejected", rule=rule_text(lang, refused.reason))
-    if refused.refusal is Refusal.BAD_NOTATION:
-        return t(lang, "bad_notation", detail=h(refused.detail))
+    if refused.refusal is Refusal.BAD_NOTATION and refused.notation is not None:
+        return t(lang, "bad_notation", detail=notation_text(lang, refused.notation))
     return t(lang, KEYS[refused.refusal])
 
 

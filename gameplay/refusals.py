@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine import Reason
+from engine import NotationError, Reason
 
 
 class Refusal(StrEnum):
@@ -20,9 +20,10 @@ class Refusal(StrEnum):
     OUTDATED = "outdated"  # a button of an older state of the board
     NOT_A_PLAYER = "not_a_player"
     NOT_YOUR_TURN = "not_your_turn"
-    NO_DICE_YET = "no_dice_yet"  # a typed move before the roll
+    NO_DICE_YET = "no_dice_yet"  # a move, undo or Done before the roll
+    WRONG_PHASE = "wrong_phase"  # not at this point of the turn (e.g. taking an unoffered cube)
     NOTHING_TO_UNDO = "nothing_to_undo"
-    BAD_NOTATION = "bad_notation"  # text that cannot be read as a play (``detail`` says why)
+    BAD_NOTATION = "bad_notation"  # text that cannot be read as a play (``notation`` says why)
     ILLEGAL = "illegal"  # the rules forbid it: ``reason`` says which rule
     HINTS_OFF = "hints_off"
     NO_HINT_NOW = "no_hint_now"  # hints exist only for the mover with dice rolled
@@ -37,11 +38,19 @@ class Refusal(StrEnum):
 class Refused(Exception):
     """The game layer refused; nothing was changed."""
 
-    def __init__(self, refusal: Refusal, *, reason: Reason | None = None, detail: str = "") -> None:
+    def __init__(
+        self,
+        refusal: Refusal,
+        *,
+        reason: Reason | None = None,
+        detail: str = "",
+        notation: NotationError | None = None,
+    ) -> None:
         super().__init__(f"{refusal}{': ' + detail if detail else ''}")
         self.refusal = refusal
-        self.reason = reason
-        self.detail = detail
+        self.reason = reason  # ILLEGAL: the engine's reason, naming the broken rule
+        self.detail = detail  # for logs
+        self.notation = notation  # BAD_NOTATION: the engine's error (its code and parameters)
 
     @property
     def rule_ids(self) -> tuple[str, ...]:

@@ -61,6 +61,13 @@ from gameplay.snapshot import Snapshot, seat_users
 log = logging.getLogger(__name__)
 
 LEVELS = ("easy", "medium", "hard")
+# The engine's order-of-play reasons (C-13) say *when* an action was out of place; the person
+# is told that, not a rule.
+ORDER_OF_PLAY: dict[Reason, Refusal] = {
+    Reason.NOT_YOUR_TURN: Refusal.NOT_YOUR_TURN,
+    Reason.NO_DICE: Refusal.NO_DICE_YET,
+    Reason.WRONG_PHASE: Refusal.WRONG_PHASE,
+}
 DEFAULT_LEVEL = "medium"
 
 
@@ -333,11 +340,12 @@ class GameService:
         except IllegalMoveError as exc:
             raise Refused(Refusal.ILLEGAL, reason=exc.reason, detail=exc.detail) from None
         except IllegalActionError as exc:
-            if exc.reason is Reason.NOT_YOUR_TURN:
-                raise Refused(Refusal.NOT_YOUR_TURN) from None
+            precise = ORDER_OF_PLAY.get(exc.reason)
+            if precise is not None:
+                raise Refused(precise, detail=exc.detail) from None
             raise Refused(Refusal.ILLEGAL, reason=exc.reason, detail=exc.detail) from None
         except NotationError as exc:
-            raise Refused(Refusal.BAD_NOTATION, detail=str(exc)) from None
+            raise Refused(Refusal.BAD_NOTATION, detail=str(exc), notation=exc) from None
 
     async def commit(self, decision: Decision, *, update_id: int | None = None) -> Outcome:
         """Play what follows automatically, save (claiming ``update_id`` in the same

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PUBLISHING = ("bot/boards.py", "bot/outbox.py", "bot/drawing.py")
 ABOVE_PUBLISHING = ("gameplay", "bot.handlers", "bot.showing", "bot.presenter", "bot.middlewares")
@@ -56,13 +58,18 @@ def test_no_module_level_routers() -> None:
 def test_every_refusal_is_worded_in_both_languages() -> None:
     from bot.refusals import KEYS, refusal_text, why_keyboard
     from bot.texts import CATALOGS
-    from engine import Reason
+    from engine import NotationError, Reason, parse_segments
     from gameplay import Refusal, Refused
 
     assert set(KEYS) == set(Refusal)
     for refusal in Refusal:
         reason = Reason.HEAD if refusal is Refusal.ILLEGAL else None
-        refused = Refused(refusal, reason=reason, detail="<b>24/x</b>")
+        notation = None
+        if refusal is Refusal.BAD_NOTATION:
+            with pytest.raises(NotationError) as caught:
+                parse_segments("<b>24/x</b>")
+            notation = caught.value
+        refused = Refused(refusal, reason=reason, detail="<b>24/x</b>", notation=notation)
         for lang, catalog in CATALOGS.items():
             assert KEYS[refusal] in catalog
             text = refusal_text(lang, refused)

@@ -26,6 +26,7 @@ from gameplay import (
     Resign,
     Roll,
     Step,
+    Take,
     Undo,
 )
 from tests.gameplay.conftest import ANNA, BORIS, GROUP, World, mover, waiter
@@ -270,6 +271,15 @@ async def test_rolling_and_the_cube_are_typed_actions(world: World) -> None:
     with pytest.raises(Refused) as caught:
         await world.games.act(waiter(snap), Roll(), game_id=snap.game_id)
     assert caught.value.refusal is Refusal.NOT_YOUR_TURN
+    # the engine's precise order-of-play reasons reach the bot as such, not as "not your turn"
+    for action, refusal in (
+        (Step(24, 18), Refusal.NO_DICE_YET),
+        (PlayText("24/18"), Refusal.NO_DICE_YET),
+        (Take(), Refusal.WRONG_PHASE),
+    ):
+        with pytest.raises(Refused) as caught:
+            await world.games.act(mover(snap), action, game_id=snap.game_id)
+        assert caught.value.refusal is refusal, action
     outcome = await world.games.act(mover(snap), Roll(), game_id=snap.game_id)
     assert outcome.snap is not None
     assert outcome.snap.events and outcome.snap.events[0].kind == "roll"
