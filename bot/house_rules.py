@@ -11,33 +11,27 @@ from dataclasses import replace
 from typing import Any
 
 from bot.texts import t
-from engine import LongScoring, Options
+from engine import OPTION_INFO, LongScoring, Options
 from engine.variants import VARIANTS as ENGINE_VARIANTS
 from gameplay import ChatDefaults
 
-# (option field, variants it applies to, V-rule id). Crawford is listed for both games but is
-# only named where the cube is in play (the engine applies it only then).
-TOGGLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("block_in_passing", ("long",), "V-1"),
-    ("block_needs_home", ("long",), "V-2"),
-    ("first_move_lot_dice", ("long",), "V-3"),
-    ("first_turn_any_double", ("long",), "V-4"),
-    ("no_obstacle_clause", ("long",), "V-5"),
-    ("bearoff_next_turn", ("long",), "V-7"),
-    ("resign_as_oin", ("long", "short"), "V-10"),
-    ("winner_starts_next", ("long",), "V-12"),
-    ("crawford", ("long", "short"), "V-16"),
+# (option field, variants it applies to, V-rule id), from the engine's own descriptions of
+# its options, in their order. Crawford is listed for both games but is only named where the
+# cube is in play (the engine applies it only then).
+TOGGLES: tuple[tuple[str, tuple[str, ...], str], ...] = tuple(
+    (info.name, tuple(str(v) for v in info.variants), info.rule_id)
+    for info in OPTION_INFO
+    if info.is_toggle
 )
 TOGGLE_FIELDS = frozenset(name for name, _, _ in TOGGLES)
 
 VARIANTS: tuple[str, ...] = tuple(ENGINE_VARIANTS)
-SCORING_VARIANTS = ("long",)  # the variants whose scoring a chat may choose (V-8, V-9)
-MATCH_LENGTHS = (1, 3, 5, 7, 11)
-SCORINGS: tuple[LongScoring, ...] = (
-    LongScoring.CLASSIC,
-    LongScoring.HOME_MARS,
-    LongScoring.CHECKERS_LEFT,
+# The variants whose scoring a chat may choose (V-8, V-9).
+SCORING_VARIANTS: tuple[str, ...] = next(
+    tuple(str(v) for v in info.variants) for info in OPTION_INFO if info.name == "long_scoring"
 )
+MATCH_LENGTHS = (1, 3, 5, 7, 11)
+SCORINGS: tuple[LongScoring, ...] = tuple(LongScoring)
 SCORING_RULE = {
     LongScoring.CLASSIC: "",
     LongScoring.HOME_MARS: "V-8",
