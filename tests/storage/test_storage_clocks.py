@@ -303,3 +303,26 @@ async def test_a_computer_to_move_has_only_the_abandonment_time(
             "{}",
             clock=ClockUpdate(1, None, None, datetime(2030, 1, 1), None),  # naive time
         )
+
+
+async def test_a_reminder_fired_before_a_restart_is_not_fired_again(
+    db_path: Path, clock: FakeClock
+) -> None:
+    store = await SqliteStorage.open(db_path, clock=clock)
+    await store.upsert_user(ALICE, "Alice")
+    await store.upsert_user(BORIS, "Boris")
+    await store.upsert_chat(GROUP, "supergroup")
+    game = await clocked_game(store, clock)
+    clock.advance(hours=12)
+    assert await store.fire_clock_event(game.game_id, 1, "remind") is not None
+    await store.close()
+
+    store = await SqliteStorage.open(db_path, clock=clock)
+    try:
+        assert await store.fire_clock_event(game.game_id, 1, "remind") is None
+        (still,) = await store.due_clocks(clock.now + timedelta(hours=12))
+        assert still.reminded and still.due_event(clock.now + timedelta(hours=12)) is (
+            ClockEvent.TIMEOUT
+        )
+    finally:
+        await store.close()
