@@ -236,7 +236,7 @@ def _write_game(
     )
     if row is not None:
         game = game_from_row(row)
-        clocks.follow_version(conn, game.game_id, game.version)
+        clocks.follow_version(conn, game.game_id, game.version, now)
         return game
     current = _one(conn, "SELECT version, status FROM games WHERE game_id = ?", (game_id,))
     if current is None:

@@ -326,3 +326,24 @@ async def test_a_reminder_fired_before_a_restart_is_not_fired_again(
         )
     finally:
         await store.close()
+
+
+async def test_abandonment_counts_from_the_last_write_even_without_a_clock_update(
+    people: SqliteStorage, clock: FakeClock
+) -> None:
+    start = clock.now
+    game = await people.create_game(
+        replace(
+            new_game(ALICE, BORIS),
+            clock=ClockUpdate(1, ALICE, None, None, start + timedelta(days=30)),
+        )
+    )
+    clock.advance(days=10)
+    await people.save_game(game.game_id, 1, "{}")  # a write that passes no clock
+    moved = await people.get_clock(game.game_id)
+    assert moved is not None and moved.abandon_at == start + timedelta(days=40)
+    assert moved.next_due_at == moved.abandon_at and moved.game_version == 2
+    clock.advance(days=29)
+    assert await people.abandon_inactive(game.game_id, 2) is None
+    clock.advance(days=1)
+    assert (await people.abandon_inactive(game.game_id, 2)).end_reason is EndReason.INACTIVE
