@@ -1,6 +1,6 @@
 """/rules: a menu of topics, answers to questions, and "why?" explanations.
 
-The words and the matching live in :mod:`bot.knowledge`; the pictures come from the renderer.
+The words and the matching live in :mod:`teacher`; the pictures come from the renderer.
 This module only decides what to show where:
 
 * ``/rules`` opens a menu (Long / Short / General → topics) that is navigated in place, so a
@@ -40,7 +40,7 @@ from bot.callbacks import RulesCB
 from bot.gameplay import GameService, Snapshot
 from bot.handlers.util import thread_of
 from bot.house_rules import chat_defaults, describe
-from bot.knowledge import (
+from teacher import (
     Lang,
     Topic,
     Variant,
@@ -228,7 +228,7 @@ def diagram_picture(key: str, lang: str) -> bytes:
     Pure, so it is computed once per (diagram, language) and kept: the catalogue holds a
     dozen diagrams.
     """
-    from bot.knowledge import DIAGRAMS
+    from teacher import DIAGRAMS
 
     diagram = DIAGRAMS[key]
     position = parse_position(diagram.variant, diagram.position)

@@ -1,10 +1,10 @@
-"""Tests of the rules knowledge base (bot/knowledge): content, rejections, diagrams, matcher.
+"""Tests of the rules knowledge base (teacher): content, rejections, diagrams, matcher.
 
 The question table below is written the way players type in a chat: word forms, typos,
 Latin transliteration, mixed languages. Each question names the topic that must come first;
 an alternate is listed only where a question is genuinely about two topics.
 
-Run ``python -m tests.test_knowledge`` to print the matcher's accuracy and speed with the
+Run ``python -m tests.teacher.test_knowledge`` to print the matcher's accuracy and speed with the
 Snowball stemmer and, if installed, with the pymorphy3 lemmatiser (see docs/knowledge.md).
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.knowledge import (
+from teacher import (
     DIAGRAMS,
     REJECTIONS,
     TOPICS,
@@ -33,10 +33,14 @@ from bot.knowledge import (
     topic_by_number,
     topics_for_rule,
 )
-from bot.knowledge.text import sound_key, tokenize, translit_to_cyrillic
+from teacher.text import sound_key, tokenize, translit_to_cyrillic
 
-REPO = Path(__file__).resolve().parents[1]
-RULES_MD = REPO.parent / "shared" / "rules" / "RULES.md"
+REPO = Path(__file__).resolve().parents[2]
+# /work/main/.. or, from a helper's worktree, /work/wt/<name>/../..
+RULES_MD = next(
+    (p for p in (d / "shared" / "rules" / "RULES.md" for d in REPO.parents) if p.is_file()),
+    REPO.parent / "shared" / "rules" / "RULES.md",
+)
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN = re.compile(r"[A-Za-z]")
@@ -786,7 +790,7 @@ def _time(fn: Callable[[str], object], arg: str) -> float:
 def test_index_is_built_lazily() -> None:
     """Importing the package builds nothing and loads neither stemmer nor RapidFuzz."""
     code = (
-        "import sys, bot.knowledge as k;"
+        "import sys, teacher as k;"
         "print(k.default_matcher.cache_info().currsize,"
         " 'snowballstemmer' in sys.modules, 'rapidfuzz' in sys.modules)"
     )
@@ -799,12 +803,12 @@ def test_index_is_built_lazily() -> None:
 def test_knowledge_package_is_pure() -> None:
     """No Telegram, database, image or network code: handlers call in, never the reverse."""
     forbidden = {"aiogram", "aiosqlite", "PIL", "asyncio", "storage", "renderer", "requests"}
-    for path in (REPO / "bot" / "knowledge").glob("*.py"):
+    for path in (REPO / "teacher").glob("*.py"):
         imported = set(re.findall(r"^\s*(?:from|import) ([\w.]+)", path.read_text(), re.M))
         assert not {name.split(".")[0] for name in imported} & forbidden, path.name
 
 
-# --- backend comparison (not a test: python -m tests.test_knowledge) -------------------------
+# --- backend comparison (not a test: python -m tests.teacher.test_knowledge) -------------------------
 
 
 def _evaluate(matcher: Matcher) -> tuple[int, int, float, float]:

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bot.knowledge.model import Lang, Topic, TopicMatch, Variant
-from bot.knowledge.text import (
+from teacher.model import Lang, Topic, TopicMatch, Variant
+from teacher.text import (
     SnowballStemmers,
     Stemmer,
     Tokens,
@@ -39,7 +39,7 @@ from bot.knowledge.text import (
     tokenize,
     translit_to_cyrillic,
 )
-from bot.knowledge.topics import TOPICS
+from teacher.topics import TOPICS
 
 THRESHOLD = 1.0
 """Minimum raw score of the best topic: one exact keyword that only this topic uses."""

@@ -12,7 +12,7 @@ itself; Latin transliterations are derived from the Russian phrases, not listed.
 
 from __future__ import annotations
 
-from bot.knowledge.model import Keywords, Text, Topic
+from teacher.model import Keywords, Text, Topic
 
 TOPICS: tuple[Topic, ...] = (
     Topic(
