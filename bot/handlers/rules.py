@@ -40,6 +40,12 @@ from bot.callbacks import RulesCB
 from bot.gameplay import GameService, Snapshot
 from bot.handlers.util import thread_of
 from bot.house_rules import chat_defaults, describe
+from bot.outbox import Outbox
+from bot.presenter import ChatView, board_options, burned_dice, event_line, last_play_event
+from bot.texts import h, t
+from engine import Side
+from engine.textpos import parse_position
+from renderer import EN_LABELS, RU_LABELS, BoardOptions, render_board
 from teacher import (
     Lang,
     Topic,
@@ -51,12 +57,6 @@ from teacher import (
     match,
     topics_for_rule,
 )
-from bot.outbox import Outbox
-from bot.presenter import ChatView, board_options, burned_dice, event_line, last_play_event
-from bot.texts import h, t
-from engine import Side
-from engine.textpos import parse_position
-from renderer import EN_LABELS, RU_LABELS, BoardOptions, render_board
 
 router = Router(name="rules")
 

@@ -28,9 +28,9 @@ from bot.house_rules import (
     describe,
     next_value,
 )
-from teacher import all_topics, get_topic
 from bot.texts import t
 from engine import Options, Phase, format_steps
+from teacher import all_topics, get_topic
 from tests.bot.harness import (
     TOKEN,
     active_match,

@@ -808,7 +808,7 @@ def test_knowledge_package_is_pure() -> None:
         assert not {name.split(".")[0] for name in imported} & forbidden, path.name
 
 
-# --- backend comparison (not a test: python -m tests.teacher.test_knowledge) -------------------------
+# --- backend comparison (not a test: python -m tests.teacher.test_knowledge) -----------
 
 
 def _evaluate(matcher: Matcher) -> tuple[int, int, float, float]:
