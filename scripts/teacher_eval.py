@@ -23,7 +23,8 @@ def main() -> None:
     print(report(figures))
     if args.misses:
         for row, ids in figures.misses:
-            print(f"  {row.lang} {row.expected:>20} <- {', '.join(ids) or '(none)':40} {row.question}")
+            answered = ", ".join(ids) or "(none)"
+            print(f"  {row.lang} {row.expected:>20} <- {answered:40} {row.question}")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,9 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!доска",
+                "!в какую сторону",
+                "куда двигаются шашки",
+                "частей",
                 "доске",
                 "середина доски",
                 "~пункт",
@@ -214,6 +217,10 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "!who goes first",
+                "first player",
+                "decide who",
+                "which colour",
+                "what colour",
                 "who moves first",
                 "who starts",
                 "who plays first",
@@ -263,6 +270,8 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "зары",
+                "как играть зары",
+                "как играются",
                 "зар",
                 "кубики",
                 "кости",
@@ -289,11 +298,15 @@ TOPICS: tuple[Topic, ...] = (
                 "дубль сколько ходов",
                 "как двигать шашки",
                 "ходить одной шашкой",
+                "одной шашкой оба",
+                "одну шашку на оба",
                 "~две шашки",
                 "выпало как ходить",
             ),
             en=(
                 "dice",
+                "dice work",
+                "how do dice",
                 "die",
                 "roll",
                 "!doubles",
@@ -306,6 +319,7 @@ TOPICS: tuple[Topic, ...] = (
                 "split",
                 "total",
                 "one checker both dice",
+                "one checker both",
                 "one checker both numbers",
                 "stop in between",
                 "four moves",
@@ -370,6 +384,10 @@ TOPICS: tuple[Topic, ...] = (
                 "нет ходов",
                 "не могу походить",
                 "не могу сходить",
+                "не ходить",
+                "нельзя сходить",
+                "нельзя походить",
+                "не играть",
                 "не идет",
                 "отказаться от хода",
                 "невыгодный ход",
@@ -442,6 +460,9 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!полный ход",
+                "дубль обязательно",
+                "дубль полностью",
+                "дубль целиком",
                 "правило полного хода",
                 "оба зара",
                 "обе кости",
@@ -651,6 +672,9 @@ TOPICS: tuple[Topic, ...] = (
                 "!6-6",
                 "!4-4",
                 "!3-3",
+                "!6-6 с головы",
+                "!4-4 с головы",
+                "!3-3 с головы",
                 "5-5",
                 "исключение",
                 "первый бросок дубль",
@@ -775,6 +799,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!заперта",
+                "ловушка",
                 "!заперт",
                 "запертая",
                 "!заперли",
@@ -906,6 +931,7 @@ TOPICS: tuple[Topic, ...] = (
             ru=(
                 "!бар",
                 "!на баре",
+                "!шашка на баре",
                 "!с бара",
                 "!зарядиться",
                 "зарядить",
@@ -933,6 +959,8 @@ TOPICS: tuple[Topic, ...] = (
                 "re-enter",
                 "reenter",
                 "from the bar",
+                "!checker on the bar",
+                "got hit",
                 "on the bar",
                 "hit checker",
                 "can't enter",
@@ -972,6 +1000,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!выброс",
+                "!не в доме",
                 "!выбрасывать",
                 "!выбросить",
                 "выбрасываются",
@@ -992,6 +1021,8 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "bear off",
+                "not home",
+                "outside home",
                 "bearing off",
                 "!bearoff",
                 "bear-off",
@@ -1297,6 +1328,9 @@ TOPICS: tuple[Topic, ...] = (
                 "двойная кость",
                 "куб",
                 "кроуфорд",
+                "крауфорд",
+                "!64",
+                "кубик с цифрами",
                 "якоби",
             ),
             en=(
@@ -1489,6 +1523,8 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "!variant",
+                "versions",
+                "версии",
                 "!variants",
                 "crazy",
                 "gulbara",
@@ -1526,6 +1562,9 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!пипсы",
+                "сколько осталось пройти",
+                "осталось пройти",
+                "расстояние",
                 "!пипс",
                 "пипсов",
                 "счет пипсов",
@@ -1642,6 +1681,7 @@ TOPICS: tuple[Topic, ...] = (
             ru=(
                 "~забор",
                 "!мостик",
+                "мостики",
                 "!столбик",
                 "!авант",
                 "!трамплин",
@@ -1659,6 +1699,7 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "!strategy",
+                "bridge",
                 "tips",
                 "advice",
                 "how to win",

@@ -788,24 +788,40 @@ def _time(fn: Callable[[str], object], arg: str) -> float:
 
 
 def test_index_is_built_lazily() -> None:
-    """Importing the package builds nothing and loads neither stemmer nor RapidFuzz."""
+    """Importing the package builds nothing and loads no stemmer, dictionary or RapidFuzz."""
     code = (
         "import sys, teacher as k;"
         "print(k.default_matcher.cache_info().currsize,"
-        " 'snowballstemmer' in sys.modules, 'rapidfuzz' in sys.modules)"
+        " 'snowballstemmer' in sys.modules, 'rapidfuzz' in sys.modules,"
+        " 'pymorphy3' in sys.modules)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
-    assert out.stdout.split() == ["0", "False", "False"]
+    assert out.stdout.split() == ["0", "False", "False", "False"]
 
 
-def test_knowledge_package_is_pure() -> None:
-    """No Telegram, database, image or network code: handlers call in, never the reverse."""
-    forbidden = {"aiogram", "aiosqlite", "PIL", "asyncio", "storage", "renderer", "requests"}
+ALLOWED_IMPORTS = {"engine", "teacher", "rapidfuzz", "snowballstemmer", "pymorphy3"}
+
+
+def test_teacher_package_is_pure() -> None:
+    """The teacher imports the engine, the standard library and its NLP libraries only: no
+    Telegram, database, image or network code, and nothing of the bot (the bot calls in)."""
+    stdlib = sys.stdlib_module_names
     for path in (REPO / "teacher").glob("*.py"):
         imported = set(re.findall(r"^\s*(?:from|import) ([\w.]+)", path.read_text(), re.M))
-        assert not {name.split(".")[0] for name in imported} & forbidden, path.name
+        tops = {name.split(".")[0] for name in imported} - {"__future__"}
+        assert tops <= ALLOWED_IMPORTS | stdlib, (path.name, tops - ALLOWED_IMPORTS - stdlib)
+        assert "asyncio" not in tops, path.name
+    code = (
+        "import sys, teacher; teacher.match('почему сгорел зар');"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'aiogram', 'bot', 'storage',"
+        " 'renderer', 'PIL', 'aiosqlite', 'asyncio'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
 
 
 # --- backend comparison (not a test: python -m tests.teacher.test_knowledge) -----------
@@ -827,17 +843,12 @@ def _evaluate(matcher: Matcher) -> tuple[int, int, float, float]:
 
 
 def _compare_backends() -> None:
-    backends: list[tuple[str, Callable[[], Matcher]]] = [("snowball", Matcher)]
-    try:
-        import pymorphy3
+    from teacher.text import SnowballRussianWords
 
-        def morph() -> Matcher:
-            analyzer = pymorphy3.MorphAnalyzer()
-            return Matcher(stem_ru=lambda w: analyzer.parse(w)[0].normal_form)
-
-        backends.append(("pymorphy3", morph))
-    except ImportError:
-        print("pymorphy3 is not installed: only Snowball is measured")
+    backends: list[tuple[str, Callable[[], Matcher]]] = [
+        ("snowball", lambda: Matcher(russian=SnowballRussianWords(), bag_weight=0)),
+        ("pymorphy3", Matcher),
+    ]
     for name, make in backends:
         start = time.perf_counter()
         matcher = make()
