@@ -815,6 +815,7 @@ def test_teacher_package_is_pure() -> None:
         assert "asyncio" not in tops, path.name
     code = (
         "import sys, teacher; teacher.match('почему сгорел зар');"
+        "from teacher import position;"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'aiogram', 'bot', 'storage',"
         " 'renderer', 'PIL', 'aiosqlite', 'asyncio'}))"
     )
