@@ -110,6 +110,7 @@ class _Index:
     topics_by_rule: dict[str, tuple[int, ...]]
     bag: dict[str, tuple[tuple[int, float], ...]]  # term -> (topic, weight × idf) of its words
     terms: frozenset[str]  # every term the index knows (phrases and title words)
+    topic_terms: tuple[frozenset[str], ...]  # by topic: the terms of its keywords and title
 
 
 class Matcher:
@@ -241,6 +242,10 @@ class Matcher:
             topics_by_rule={r: tuple(ts) for r, ts in topics_by_rule.items()},
             bag=bag,
             terms=frozenset(by_term) | frozenset(bag),
+            topic_terms=tuple(
+                frozenset(bag_words[i]) | {t for p in phrases if p.topic == i for t in p.terms}
+                for i in range(n)
+            ),
         )
 
     # -- lookup ----------------------------------------------------------------------------------
@@ -330,16 +335,25 @@ class Matcher:
                 _keep(found, (left, right), _Q_SOUND)
                 return
 
-    def _terms(self, tokens: Tokens, lang_hint: Lang | None) -> dict[str, float]:
+    def _terms(
+        self, tokens: Tokens, lang_hint: Lang | None, unexplained: list[str] | None = None
+    ) -> dict[str, float]:
+        """The terms of a question with their quality; words that found no term at all are
+        appended to ``unexplained`` (when given)."""
         found: dict[str, float] = {}
         for word in significant_words(tokens.words):
+            mine: dict[str, float] = {}
             script = script_of(word)
             if script == "cyr":
-                self._lookup_cyrillic(word, 1.0, found)
+                self._lookup_cyrillic(word, 1.0, mine)
             elif script == "lat":
-                self._lookup_latin(word, lang_hint, found)
+                self._lookup_latin(word, lang_hint, mine)
             elif word in self._index.by_term:
-                _keep(found, (word,), _Q_EXACT)
+                _keep(mine, (word,), _Q_EXACT)
+            if not mine and unexplained is not None:
+                unexplained.append(word)
+            for term, quality in mine.items():
+                _keep(found, (term,), quality)
         for dice in tokens.dice:
             if dice in self._index.by_term:
                 _keep(found, (dice,), _Q_EXACT)
@@ -353,6 +367,28 @@ class Matcher:
 
     # -- scoring ---------------------------------------------------------------------------------
 
+    def _confident(
+        self,
+        best: tuple[int, float],
+        found: dict[str, float],
+        unexplained: list[str],
+        phrase_scores: dict[int, float],
+    ) -> bool:
+        """Whether the best topic is an answer rather than a guess.
+
+        Either its score reaches ``THRESHOLD`` (one exact keyword that only this topic
+        uses), or it explains the whole question: one of its keyword phrases fired, every
+        significant word found a term and every term belongs to this topic («голова»,
+        «зары», "doubling"). A question made of the topic's own words is about it even when
+        those words are shared with others.
+        """
+        t_idx, raw = best
+        if raw >= THRESHOLD:
+            return True
+        if phrase_scores.get(t_idx, 0.0) < ALTERNATE_MIN or unexplained or not found:
+            return False
+        return all(term in self._index.topic_terms[t_idx] for term in found)
+
     def match(
         self,
         question: str,
@@ -364,12 +400,14 @@ class Matcher:
         """Rank topics for ``question``; empty when no topic is a confident answer."""
         index = self._index
         tokens = tokenize(question)
-        found = self._terms(tokens, lang_hint)
+        unexplained: list[str] = []
+        found = self._terms(tokens, lang_hint, unexplained)
         scores: dict[int, float] = defaultdict(float)
         matched: dict[int, list[str]] = defaultdict(list)
 
         candidates = {p for term in found for p in index.by_term.get(term, ())}
         in_phrase: set[tuple[int, str]] = set()
+        phrase_scores: dict[int, float] = defaultdict(float)
         for p_idx in sorted(candidates):
             phrase = index.phrases[p_idx]
             if not all(t in found for t in phrase.terms):
@@ -377,6 +415,7 @@ class Matcher:
             total = sum(index.idf[t] * found[t] for t in phrase.terms)
             bonus = 1 + _PHRASE_BONUS * (len(phrase.terms) - 1)
             scores[phrase.topic] += phrase.weight * total * bonus
+            phrase_scores[phrase.topic] += phrase.weight * total * bonus
             matched[phrase.topic].append(phrase.text)
             in_phrase.update((phrase.topic, t) for t in phrase.terms)
 
@@ -398,7 +437,7 @@ class Matcher:
                     scores[t_idx] *= OTHER_GAME_FACTOR
 
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
-        if not ranked or ranked[0][1] < THRESHOLD:
+        if not ranked or not self._confident(ranked[0], found, unexplained, phrase_scores):
             return []
         return [
             TopicMatch(

@@ -50,6 +50,8 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!доска",
+                "устройство доски",
+                "как устроена доска",
                 "!в какую сторону",
                 "куда двигаются шашки",
                 "частей",
@@ -94,6 +96,7 @@ TOPICS: tuple[Topic, ...] = (
                 "how many points on the board",
                 "direction",
                 "which way do checkers move",
+                "which way",
                 "clockwise",
                 "counterclockwise",
             ),
@@ -131,6 +134,7 @@ TOPICS: tuple[Topic, ...] = (
                 "!расстановка",
                 "расстановку",
                 "сколько шашек у игрока",
+                "15 шашек",
                 "расставить",
                 "расставлять",
                 "расставляются",
@@ -148,6 +152,7 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "!setup",
+                "15 checkers",
                 "set up",
                 "how many checkers",
                 "starting position",
@@ -269,7 +274,7 @@ TOPICS: tuple[Topic, ...] = (
         related=("forced_move", "full_move", "occupied_point"),
         keywords=Keywords(
             ru=(
-                "зары",
+                "!зары",
                 "как играть зары",
                 "как играются",
                 "зар",
@@ -465,6 +470,8 @@ TOPICS: tuple[Topic, ...] = (
                 "дубль целиком",
                 "правило полного хода",
                 "оба зара",
+                "обязательно использовать",
+                "использовать весь бросок",
                 "обе кости",
                 "оба числа",
                 "!больший зар",
@@ -481,6 +488,7 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "both dice",
+                "use the whole roll",
                 "use both",
                 "both numbers",
                 "!larger die",
@@ -555,6 +563,7 @@ TOPICS: tuple[Topic, ...] = (
             en=(
                 "occupied",
                 "occupied point",
+                "share a point",
                 "land on opponent",
                 "opponent's checker",
                 "opponent checker",
@@ -1111,6 +1120,7 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "exact number",
+                "!details",
                 "exact roll",
                 "higher than",
                 "highest point",
@@ -1693,6 +1703,8 @@ TOPICS: tuple[Topic, ...] = (
                 "как выигрывать",
                 "как выиграть",
                 "совет",
+                "играть лучше",
+                "как лучше играть",
                 "советы",
                 "термины",
                 "поставить на голову",
