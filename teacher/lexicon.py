@@ -80,6 +80,7 @@ EN: Mapping[str, str] = _groups(
         "prime": "wall fence",
         "undo": "takeback",
         "start": "begin begins beginning",
+        "bear": "bore borne",
         "allowed": "permitted legal",
         "colour": "color",
     }

@@ -155,11 +155,39 @@ def tokenize(text: str) -> Tokens:
         for m in _RULE_RE.finditer(text)
     )
     text = _RULE_RE.sub(" ", text)
+    moved = _move_words(text)
+    text = _MOVE_RE.sub(" ", text)
     text = _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     dice = tuple(dice_token(m.group(1), m.group(2)) for m in _DICE_RE.finditer(text))
     text = _DICE_RE.sub(" ", text)
     words = tuple(fold_homoglyphs(w.lower().replace("’", "'")) for w in _WORD_RE.findall(text))
-    return Tokens(words=words, dice=dice, rule_ids=rule_ids)
+    return Tokens(words=words + moved, dice=dice, rule_ids=rule_ids)
+
+
+_MOVE_RE = re.compile(
+    r"(?<![\w/])(\d{1,2}|bar|бар)((?:/(?:\d{1,2}|off|выброс)\*?)+)(?:\(\d\))?(?![\w/])",
+    re.IGNORECASE,
+)
+
+
+def _move_words(text: str) -> tuple[str, ...]:
+    """What written moves («24/18 24/20», "bar/20", "6/off") say about the topic.
+
+    A move is cut out before dice are read (so "6/3" is not a roll) and stands for the
+    words its points imply: two checkers from 24 — the head; the bar — бар; off — выброс.
+    """
+    words: list[str] = []
+    sources = []
+    for m in _MOVE_RE.finditer(text):
+        src = m.group(1).lower()
+        sources.append(src)
+        if src in ("bar", "бар"):
+            words.append("бар")
+        if re.search(r"/(?:off|выброс)", m.group(2), re.IGNORECASE):
+            words.append("выброс")
+    if sources.count("24") >= 2:
+        words.append("голова")
+    return tuple(dict.fromkeys(words))
 
 
 def is_stopword(word: str) -> bool:

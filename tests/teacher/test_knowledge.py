@@ -864,3 +864,49 @@ def _compare_backends() -> None:
 
 if __name__ == "__main__":
     _compare_backends()
+
+
+# --- lexicon, dictionary and move words ------------------------------------------------------
+
+SLANG = [
+    ("фишка зажата", "locked_checker"),
+    ("как срубить фишку", "hitting"),
+    ("кость сгорела", "forced_move"),
+    ("сколько можно брать со старта", "head_rule"),
+    ("когда можно выкидывать", "bearoff_when"),
+    ("how do I capture a piece", "hitting"),
+    ("my stones are trapped", "locked_checker"),
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), SLANG)
+def test_players_words_reach_the_topic(question: str, expected: str) -> None:
+    assert match(question)[0].topic.id == expected
+
+
+def test_lexicon_maps_each_word_once() -> None:
+    from teacher.lexicon import EN, RU
+
+    assert RU["фишка"] == "шашка" and RU["срубить"] == "бить" and EN["piece"] == "checker"
+    assert all(word != canonical for word, canonical in (*RU.items(), *EN.items()))
+
+
+def test_dictionary_words_are_not_typo_corrected() -> None:
+    """«дам» is a real word one letter from «дом»: the dictionary knows it, so it stays."""
+    matcher = Matcher()
+    assert "дом" not in matcher.terms_of("дам")
+    assert matcher.terms_of("мрас")  # not a word: one edit from «марс», a 4-letter typo
+    assert match("мрас")[0].topic.id == "game_end"
+
+
+def test_written_moves_are_not_dice_and_say_what_they_touch() -> None:
+    tokens = tokenize("почему нельзя 6/3 и 24/18 24/20, а bar/22 и 5/off?")
+    assert tokens.dice == ()
+    assert {"голова", "бар", "выброс"} <= set(tokens.words)
+    assert "голова" not in tokenize("почему нельзя 24/18").words
+
+
+def test_a_close_runner_up_is_flagged() -> None:
+    results = match("можно ли встать на шашку соперника")
+    assert results[0].close is False
+    assert any(r.close for r in results[1:])
