@@ -58,8 +58,8 @@ def read_set(path: Path) -> list[Row]:
     """Rows of a TSV question set; raises ``ValueError`` naming a malformed line."""
     rows: list[Row] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
+        if not line.strip() or line.startswith("#") or line.lower().startswith("lang\t"):
+            continue  # blank, comment, or the column header
         parts = line.split("\t")
         if len(parts) < 3 or parts[0].strip().lower() not in LANGS:
             raise ValueError(f"{path}:{number}: expected lang<TAB>topic<TAB>question")
