@@ -69,6 +69,7 @@ async def test_group_asks_about_the_position_during_a_game(tmp_path: Path, lang:
             assert expected.rule_id is not None and f"({expected.rule_id})" in caption
             assert "13/7" in caption
             assert topic_buttons(answer)[0] != "new"  # the rule's topic comes first
+            (tmp_path / "position_answer.jpg").write_bytes(answer.photo)
 
             # Bearing off at the start of a long game: nobody is home (C-24).
             await type_and_wait(
