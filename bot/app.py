@@ -53,6 +53,7 @@ COMMANDS = (
     "stats",
     "top",
     "rules",
+    "why",
     "settings",
     "lang",
     "cancel",

@@ -20,6 +20,7 @@ TEXTS: dict[str, str] = {
         "/hint — подсказка (в игре с компьютером)\n"
         "/stats — ваша статистика, /top — рейтинг чата\n"
         "/rules — правила и ответы на вопросы, /settings — правила чата\n"
+        "/why 13/7 — почему этот ход можно или нельзя в вашей партии\n"
         "/lang ru|en — язык\n\n"
         "Номера пунктов на картинке — ваши: 24 — самый дальний пункт, 1 — последний перед "
         "выбросом, <code>bar</code> — бар, <code>off</code> — выброс."
@@ -40,6 +41,14 @@ TEXTS: dict[str, str] = {
     "no_game": "Здесь сейчас нет игры. Начать: /new",
     "bad_notation": "Не понял ход: {detail}.\nПример: <code>/move 24/18 13/11</code>, "
     "<code>bar/22</code>, <code>6/off</code>.",
+    # Why typed text is not a move (engine.NotationCode; parameters as its docstring lists).
+    "notation.bad_point": "не могу прочитать пункт «{point}»",
+    "notation.point_range": "пункта {point} нет: пункты — от 1 до 24",
+    "notation.not_from_to": "ход пишется «откуда/куда», например 24/18, а здесь «{token}»",
+    "notation.from_off": "ход не может начинаться с выброса: «{token}»",
+    "notation.to_bar": "ход не может заканчиваться на баре: «{token}»",
+    "notation.backwards": "шашки ходят с больших пунктов на меньшие, а «{token}» — назад",
+    "notation.too_many_steps": "за ход не больше {limit} шагов, а здесь {count}",
     "rejected_generic": "этот ход нарушает правила",
     "rejected": "⛔ Ход отклонён: {rule}",
     "move_usage": "Напишите ход после команды, например: <code>/move 24/18 13/11</code>",
@@ -166,6 +175,7 @@ TEXTS: dict[str, str] = {
     "cmd_hint": "Подсказка",
     "cmd_stats": "Моя статистика",
     "cmd_top": "Рейтинг чата",
+    "cmd_why": "Почему ход нельзя (по позиции)",
     "cmd_rules": "Правила нард",
     "cmd_settings": "Правила этого чата",
     "cmd_lang": "Язык: ru / en",
@@ -203,6 +213,26 @@ TEXTS: dict[str, str] = {
     "rules_list_general": "📖 <b>Общие правила</b> (для обеих игр) — выберите тему:",
     "rules_unknown": "🤷 Этого я не знаю. Спросите иначе — например, «когда сгорает зар» или "
     "«что такое марс» — или выберите тему:",
+    "rules_close": "🔎 Если вы о другом — может быть, «{topic}»? Кнопка ниже.",
+    "rules_pos_illegal": "❌ <b>{move}</b> нельзя: {reason}",
+    "rules_pos_legal": "✅ <b>{move}</b> с зарами {dice} сыграть можно — это часть хода.",
+    "rules_pos_legal_whole": "✅ <b>{move}</b> с зарами {dice} — это целый правильный ход.",
+    "rules_pos_plays": "Целые ходы: {plays}",
+    "rules_pos_more": " и ещё {n}",
+    "rules_pos_from": "✅ С {point} можно: {steps}.",
+    "rules_pos_from_none": "❌ С {point} с зарами {dice} сейчас не сходить:",
+    "rules_pos_bar": "бара",
+    "rules_pos_bear": "✅ Выбросить можно: {steps}.",
+    "rules_pos_bear_none": "❌ Выбрасывать сейчас нельзя: {reason}",
+    "rules_pos_all": "Ваши ходы с зарами {dice}:",
+    "rules_pos_no_moves": "🔥 С зарами {dice} ходов нет: зары сгорают, ход переходит к сопернику "
+    "(C-22).",
+    "rules_pos_passes": "🔥 С этими зарами ходов нет совсем — ход пропадает (C-22).",
+    "rules_pos_unreadable": "Не понял ход «{move}». Пишите так: 13/7, 24/18 13/11, bar/20, 6/off.",
+    "why_usage": "Напишите ход после команды, например <code>/why 13/7</code>, — объясню по "
+    "позиции вашей партии. Общие правила: /rules",
+    "why_no_turn": "Ход я объясняю по позиции, когда ваш ход и зары брошены. Общие правила — "
+    "в меню:",
     "rules_topic_gone": "Этой темы уже нет — откройте /rules.",
     "rt_board": "Доска и дом",
     "rt_setup": "Расстановка",
