@@ -32,7 +32,6 @@ from bot.drawing import Painter
 from bot.gameplay import ComputerPlayers, GameService
 from bot.handlers import common, fresh, lobby, play, rules, stats
 from bot.handlers import settings as settings_handlers
-from bot.lazy_schemas import build_hot_schemas
 from bot.middlewares import Context, OncePerUpdate
 from bot.outbox import Outbox
 from bot.session import ApiSession
@@ -138,7 +137,6 @@ async def build(
     ai_seed: int | None = None,
     outbox: Outbox | None = None,
 ) -> App:
-    build_hot_schemas()
     store = await storage.open_storage(settings.database_path)
     bot = bot or make_bot(settings)
     outbox = outbox or Outbox()

@@ -24,6 +24,7 @@ from bot.gameplay import GameService, Snapshot
 from bot.outbox import Outbox
 from bot.presenter import BoardView, ChatView, board_view, mention, short_name
 from bot.recent import Recent
+from bot.session import EditCaptionUnread, EditMediaUnread
 from bot.texts import DEFAULT_LANG, h, normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -190,11 +191,13 @@ class Boards:
             message_id,
             point,
             ticket,
-            lambda: self.bot.edit_message_caption(
-                chat_id=target.chat_id,
-                message_id=message_id,
-                caption=bv.caption,
-                reply_markup=bv.keyboard,
+            lambda: self.bot(
+                EditCaptionUnread(
+                    chat_id=target.chat_id,
+                    message_id=message_id,
+                    caption=bv.caption,
+                    reply_markup=bv.keyboard,
+                )
             ),
         )
 
@@ -257,11 +260,13 @@ class Boards:
             message_id,
             point,
             ticket,
-            lambda: self.bot.edit_message_media(
-                media=media,
-                chat_id=target.chat_id,
-                message_id=message_id,
-                reply_markup=bv.keyboard,
+            lambda: self.bot(
+                EditMediaUnread(
+                    media=media,
+                    chat_id=target.chat_id,
+                    message_id=message_id,
+                    reply_markup=bv.keyboard,
+                )
             ),
         )
 

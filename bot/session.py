@@ -1,23 +1,37 @@
-"""The HTTP session the bot talks to the Bot API through."""
+"""The HTTP session the bot talks to the Bot API through and the board edits whose reply it
+does not read."""
 
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import Any
+from typing import Any, ClassVar
 
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.methods import (
     EditMessageCaption,
     EditMessageMedia,
-    EditMessageReplyMarkup,
-    EditMessageText,
     Response,
     TelegramMethod,
 )
 
-#: Edits whose returned message the bot never reads: a successful reply is not parsed.
-UNREAD_RESULTS = (EditMessageMedia, EditMessageCaption, EditMessageReplyMarkup, EditMessageText)
+
+class EditCaptionUnread(EditMessageCaption):
+    """``editMessageCaption`` for a caller that never reads the edited message: it returns
+    ``True`` once Telegram has accepted the edit."""
+
+    __returning__: ClassVar[type] = bool
+
+
+class EditMediaUnread(EditMessageMedia):
+    """``editMessageMedia`` for a caller that never reads the edited message: it returns
+    ``True`` once Telegram has accepted the edit."""
+
+    __returning__: ClassVar[type] = bool
+
+
+#: Methods whose successful reply is acknowledged without being parsed.
+UNREAD_RESULTS = (EditCaptionUnread, EditMediaUnread)
 
 
 class ApiSession(AiohttpSession):
@@ -28,15 +42,17 @@ class ApiSession(AiohttpSession):
       call builds it again, schema and all — measured as a quarter of the bot's CPU under
       load. One strong reference per return type makes the second call a dictionary lookup.
     * A board edit returns the whole edited message (photo sizes, caption, the keyboard's
-      buttons), ~0.2 ms to validate, and the bot never looks at it. A successful edit is
-      returned as ``True`` instead (a value the Bot API itself gives for some edits); errors
-      are parsed and raised exactly as before.
+      buttons), ~0.15 ms to validate, and the board publisher never looks at it. It sends
+      :class:`EditCaptionUnread` / :class:`EditMediaUnread`, whose declared result is ``bool``:
+      a successful reply is answered with ``True`` without parsing the message. Every other
+      method, the plain edits included, is parsed as aiogram does; errors are parsed and
+      raised exactly as before.
     """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._responses: dict[Any, type[Response[Any]]] = {}
-        self._edited: Response[bool] = Response[bool](ok=True, result=True)
+        self._accepted: Response[bool] = Response[bool](ok=True, result=True)
 
     def check_response(
         self, bot: Bot, method: TelegramMethod[Any], status_code: int, content: str
@@ -47,8 +63,9 @@ class ApiSession(AiohttpSession):
             except ValueError:
                 reply = None
             if isinstance(reply, dict) and reply.get("ok") is True and "result" in reply:
-                return self._edited
+                return self._accepted
         returning = method.__returning__
         if returning not in self._responses:
             self._responses[returning] = Response[returning]  # type: ignore[valid-type]
         return super().check_response(bot, method, status_code, content)
+
