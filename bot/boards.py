@@ -164,6 +164,7 @@ class Boards:
     ) -> None:
         """Edit every board of the game to show ``snap``; ``pick`` = (chat id, point) shows the
         destinations of a chosen point in that chat."""
+        self.outbox.shown(snap.row.game_id, snap.version)  # older notices are now stale
         targets = await self.targets(snap)
         for target, message_id in targets:
             point = pick[1] if pick is not None and pick[0] == target.chat_id else None
@@ -335,6 +336,7 @@ class Boards:
                     reply_to_message_id=board_id,
                     allow_sending_without_reply=True,
                 ),
+                skip=lambda: self.outbox.moved_on(snap.row.game_id, snap.version),
             )
         except TelegramForbiddenError:
             await self.blocked(snap, target)
