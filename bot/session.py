@@ -1,5 +1,5 @@
-"""The HTTP session the bot talks to the Bot API through and the board edits whose reply it
-does not read."""
+"""The HTTP session the bot talks to the Bot API through, the board edits whose reply it does
+not read, and the record of which taps have been answered."""
 
 from __future__ import annotations
 
@@ -8,12 +8,20 @@ from typing import Any, ClassVar
 
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
 from aiogram.methods import (
+    AnswerCallbackQuery,
     EditMessageCaption,
     EditMessageMedia,
     Response,
     TelegramMethod,
 )
+from aiogram.methods.base import TelegramType
+
+from bot.recent import Recent
 
 
 class EditCaptionUnread(EditMessageCaption):
@@ -69,3 +77,28 @@ class ApiSession(AiohttpSession):
             self._responses[returning] = Response[returning]  # type: ignore[valid-type]
         return super().check_response(bot, method, status_code, content)
 
+
+class AnsweredQueries(BaseRequestMiddleware):
+    """Remembers which callback queries have been answered (or the answer attempted).
+
+    Telegram accepts one answer per callback query; a second fails with "query is too old".
+    Handlers answer a tap early and in several places, so the one place that sees every answer
+    go out — the session's request chain — keeps the ids; the error handler asks it before
+    answering a tap whose handler failed.
+    """
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self._ids: Recent[str, bool] = Recent(limit)
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        if isinstance(method, AnswerCallbackQuery):
+            self._ids[method.callback_query_id] = True  # even a failed answer used the one try
+        return await make_request(bot, method)
+
+    def __contains__(self, query_id: object) -> bool:
+        return query_id in self._ids

@@ -28,6 +28,7 @@ TEXTS: dict[str, str] = {
     "lang_usage": "Usage: /lang ru or /lang en",
     "lang_admins_only": "Only administrators can change the group's language.",
     "internal_error": "Something went wrong. Please try again — the game is safe.",
+    "button_invalid": "This button is no longer valid.",
     "group_only": "This command works in a group.",
     "private_only": "This command works in a private chat with the bot.",
     # ---- game errors -----------------------------------------------------------------------
