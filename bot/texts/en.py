@@ -83,7 +83,9 @@ TEXTS: dict[str, str] = {
     "{link}\n\nThe link works for {hours} h. Cancel: /cancel",
     "btn_share": "📨 Share",
     "share_text": "Shall we play nardy ({variant})?",
-    "invite_accepted_inviter": "✅ {name} accepted! The board is below.",
+    "invite_accepted_inviter": (
+        "✅ {name} accepted the invitation! The board is in the message above."
+    ),
     # ---- board -----------------------------------------------------------------------------
     "variant_long": "long nardy",
     "variant_short": "short nardy",
