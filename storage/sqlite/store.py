@@ -19,12 +19,19 @@ from storage.base import UNSET, Storage
 from storage.errors import NotFoundError
 from storage.models import (
     INITIAL_RATING,
+    AbandonOffer,
     AcceptedInvitation,
     Chat,
     ChatType,
+    ClockEvent,
+    ClockUpdate,
     Colour,
+    DiceRolls,
+    DiceSeed,
+    EndReason,
     FinishedGame,
     Game,
+    GameClock,
     GameMessage,
     GameResult,
     GameStatus,
@@ -42,6 +49,8 @@ from storage.models import (
     Variant,
 )
 from storage.settings import database_path
+from storage.sqlite import clocks as clock_writes
+from storage.sqlite import dice as dice_writes
 from storage.sqlite import writes
 from storage.sqlite.connections import (
     DEFAULT_BUSY_TIMEOUT_MS,
@@ -53,19 +62,26 @@ from storage.sqlite.connections import (
 from storage.sqlite.migrations import check_openable, migrate
 from storage.sqlite.rows import (
     CHAT_COLUMNS,
+    CLOCK_COLUMNS,
+    DICE_SEED_COLUMNS,
     GAME_COLUMNS,
     INVITATION_COLUMNS,
     MESSAGE_COLUMNS,
     MOVE_COLUMNS,
+    OFFER_COLUMNS,
     RATING_COLUMNS,
     STATS_COLUMNS,
     USER_COLUMNS,
     chat_from_row,
+    clock_from_row,
+    dice_seed_from_row,
     dump_options,
+    from_us_or_none,
     game_from_row,
     invitation_from_row,
     message_from_row,
     move_from_row,
+    offer_from_row,
     rating_from_row,
     stats_from_row,
     to_us,
@@ -94,7 +110,28 @@ def _check_new_game(new: NewGame) -> Variant:
     if not isinstance(new.state, str):
         raise ValueError("state must be the engine's serialised text")
     dump_options(new.options)
+    _check_dice(new.dice)
+    _check_clock(new.clock)
+    if new.dice is not None and new.dice_seed_id is None:
+        raise ValueError("dice were given for a game without a dice seed")
     return variant
+
+
+def _check_dice(dice: DiceRolls | None) -> DiceRolls | None:
+    if dice is None:
+        return None
+    values = tuple(dice.values)
+    if dice.first_counter < 0 or not all(isinstance(v, int) and 1 <= v <= 6 for v in values):
+        raise ValueError(f"dice are values 1..6 from a counter >= 0, got {dice!r}")
+    return DiceRolls(int(dice.first_counter), values)
+
+
+def _check_clock(clock: ClockUpdate | None) -> ClockUpdate | None:
+    if clock is not None:
+        for moment in (clock.remind_at, clock.deadline_at, clock.abandon_at):
+            if moment is not None:
+                to_us(moment)  # refuses naive datetimes
+    return clock
 
 
 def _check_state(state: str) -> None:
@@ -303,6 +340,8 @@ class SqliteStorage(Storage):
         moves: Sequence[NewMove] = (),
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
+        dice: DiceRolls | None = None,
+        clock: ClockUpdate | None = None,
     ) -> Game:
         _check_state(state)
         checked_moves = _check_moves(moves)
@@ -316,6 +355,8 @@ class SqliteStorage(Storage):
             score,
             update_id,
             self._now(),
+            _check_dice(dice),
+            _check_clock(clock),
         )
 
     async def finish_game(
@@ -328,6 +369,7 @@ class SqliteStorage(Storage):
         moves: Sequence[NewMove] = (),
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
+        dice: DiceRolls | None = None,
     ) -> FinishedGame:
         _check_state(state)
         checked_result = _check_result(result)
@@ -343,6 +385,7 @@ class SqliteStorage(Storage):
             score,
             update_id,
             self._now(),
+            _check_dice(dice),
         )
 
     async def abandon_game(
@@ -352,12 +395,153 @@ class SqliteStorage(Storage):
         state: str | None = None,
         *,
         update_id: int | None = None,
+        reason: EndReason | str | None = None,
     ) -> Game:
         if state is not None:
             _check_state(state)
+        why = None if reason is None else EndReason(reason)
+        if why is EndReason.TIMEOUT:
+            raise ValueError("a timeout ends a game with a result: use claim_timeout")
         return await self._write(
-            writes.abandon_game, game_id, expected_version, state, update_id, self._now()
+            writes.abandon_game, game_id, expected_version, state, update_id, self._now(), why
         )
+
+    # -- move clocks and ending without play ------------------------------------------------
+
+    async def get_clock(self, game_id: int) -> GameClock | None:
+        row = await self._fetch_one(
+            f"SELECT {CLOCK_COLUMNS} FROM game_clocks WHERE game_id = ?", (game_id,)
+        )
+        return None if row is None else clock_from_row(row)
+
+    async def next_clock_due(self) -> datetime | None:
+        row = await self._fetch_one(
+            "SELECT next_due_at FROM game_clocks WHERE next_due_at IS NOT NULL "
+            "ORDER BY next_due_at LIMIT 1",
+            (),
+        )
+        return None if row is None else from_us_or_none(row["next_due_at"])
+
+    async def due_clocks(self, now: datetime | None = None, *, limit: int = 100) -> list[GameClock]:
+        moment = self._now() if now is None else to_us(now)
+        rows = await self._fetch_all(
+            f"SELECT {CLOCK_COLUMNS} FROM game_clocks "
+            "WHERE next_due_at IS NOT NULL AND next_due_at <= ? ORDER BY next_due_at LIMIT ?",
+            (moment, limit),
+        )
+        return [clock_from_row(row) for row in rows]
+
+    async def fire_clock_event(
+        self, game_id: int, game_version: int, event: ClockEvent | str
+    ) -> GameClock | None:
+        kind = ClockEvent(event)
+        if kind is ClockEvent.ABANDON:
+            raise ValueError("abandonment ends the game: use abandon_inactive")
+        return await self._write(clock_writes.fire, game_id, game_version, kind, self._now())
+
+    async def abandon_inactive(self, game_id: int, game_version: int) -> Game | None:
+        return await self._write(writes.fire_abandon, game_id, game_version, self._now())
+
+    async def claim_timeout(
+        self,
+        game_id: int,
+        expected_version: int,
+        claimant_id: int,
+        state: str,
+        result: GameResult,
+        *,
+        moves: Sequence[NewMove] = (),
+        score: tuple[int, int] | None = None,
+        update_id: int | None = None,
+    ) -> FinishedGame:
+        _check_state(state)
+        checked_result = _check_result(result)
+        checked_moves = _check_moves(moves)
+        _check_score(score)
+        return await self._write(
+            writes.claim_timeout,
+            game_id,
+            expected_version,
+            claimant_id,
+            state,
+            checked_result,
+            checked_moves,
+            score,
+            update_id,
+            self._now(),
+        )
+
+    async def offer_abandon(
+        self, game_id: int, user_id: int, expected_version: int
+    ) -> AbandonOffer:
+        return await self._write(
+            writes.offer_abandon, game_id, user_id, expected_version, self._now()
+        )
+
+    async def get_abandon_offer(self, game_id: int) -> AbandonOffer | None:
+        row = await self._fetch_one(
+            f"SELECT {', '.join('o.' + c for c in OFFER_COLUMNS.split(', '))} "
+            "FROM game_offers AS o JOIN games AS g ON g.game_id = o.game_id "
+            "WHERE o.game_id = ? AND o.kind = 'abandon' AND o.game_version = g.version "
+            "AND g.status = 'active'",
+            (game_id,),
+        )
+        return None if row is None else offer_from_row(row)
+
+    async def withdraw_abandon_offer(self, game_id: int, user_id: int) -> bool:
+        return await self._write(writes.withdraw_offer, game_id, user_id)
+
+    async def accept_abandon(
+        self, game_id: int, user_id: int, expected_version: int, *, update_id: int | None = None
+    ) -> Game:
+        return await self._write(
+            writes.accept_abandon, game_id, user_id, expected_version, update_id, self._now()
+        )
+
+    # -- provably fair dice ------------------------------------------------------------------
+
+    async def create_dice_seed(
+        self, commitment: str, server_seed: bytes, client_seeds: Sequence[str] = ()
+    ) -> DiceSeed:
+        if not isinstance(server_seed, bytes) or len(server_seed) != 32:
+            raise ValueError("a server seed is 32 bytes")
+        if len(commitment) != 64 or commitment != commitment.lower():
+            raise ValueError("a commitment is 64 lower-case hex digits")
+        int(commitment, 16)
+        seeds = tuple(client_seeds)
+        if not all(isinstance(c, str) and c for c in seeds):
+            raise ValueError("client seeds are non-empty text")
+        return await self._write(
+            dice_writes.insert_seed, commitment, server_seed, seeds, self._now()
+        )
+
+    async def add_client_seed(self, seed_id: int, client_seed: str) -> DiceSeed:
+        if not isinstance(client_seed, str) or not client_seed:
+            raise ValueError("a client seed is non-empty text")
+        return await self._write(dice_writes.add_client_seed, seed_id, client_seed)
+
+    async def get_dice_seed(self, seed_id: int) -> DiceSeed:
+        row = await self._fetch_one(
+            f"SELECT {DICE_SEED_COLUMNS}, "
+            "CASE WHEN revealed_at IS NULL THEN NULL ELSE server_seed END AS revealed_seed "
+            "FROM dice_seeds WHERE seed_id = ?",
+            (seed_id,),
+        )
+        if row is None:
+            raise NotFoundError("dice seed", seed_id)
+        secret = row["revealed_seed"]
+        return dice_seed_from_row(row, None if secret is None else bytes(secret))
+
+    async def get_dice_secret(self, seed_id: int) -> bytes:
+        row = await self._fetch_one(
+            "SELECT server_seed FROM dice_seeds WHERE seed_id = ?", (seed_id,)
+        )
+        if row is None:
+            raise NotFoundError("dice seed", seed_id)
+        return bytes(row["server_seed"])
+
+    async def reveal_dice_seed(self, seed_id: int) -> DiceSeed:
+        return await self._write(dice_writes.reveal, seed_id, self._now())
 
     async def get_moves(
         self, game_id: int, *, after_seq: int = 0, limit: int | None = None
@@ -425,6 +609,7 @@ class SqliteStorage(Storage):
             dump_options(new.options),
             to_us(new.expires_at),
             self._now(),
+            new.dice_seed_id,
         )
 
     async def get_invitation(self, token: str) -> Invitation:
