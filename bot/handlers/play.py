@@ -19,11 +19,11 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 import storage
 from bot.boards import Boards, Target
 from bot.callbacks import Act, GameCB, RulesCB
-from bot.gameplay import GameplayError, GameService, RuleRejection, Snapshot
+from bot.gameplay import GameplayError, GameService, NotationRejection, RuleRejection, Snapshot
 from bot.handlers.util import thread_of
 from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event
 from bot.texts import h, localized_notation, t
-from engine import Game, Phase, Reason, format_steps
+from engine import Game, NotationError, Phase, Reason, format_steps
 from engine.scoring import score_game
 
 router = Router(name="play")
@@ -68,12 +68,21 @@ def why_keyboard(lang: str, rule_ids: tuple[str, ...]) -> InlineKeyboardMarkup |
     return None
 
 
+def notation_text(lang: str, error: NotationError) -> str:
+    """Why typed text is not a move, in ``lang``: the catalog's ``notation.<code>`` entry
+    with the error's parameters, the user's own text in them HTML-escaped."""
+    params = {key: h(value) for key, value in error.params.items()}
+    return t(lang, f"notation.{error.code}", **params)
+
+
 async def explain_error(target: Message, lang: str, err: GameplayError) -> None:
     if isinstance(err, RuleRejection):
         await target.answer(
             t(lang, "rejected", rule=rule_text(lang, err.reason)),
             reply_markup=why_keyboard(lang, err.reason.rule_ids),
         )
+    elif isinstance(err, NotationRejection):
+        await target.answer(t(lang, "bad_notation", detail=notation_text(lang, err.error)))
     else:
         await target.answer(t(lang, err.key, **err.params))
 

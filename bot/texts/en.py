@@ -41,6 +41,14 @@ TEXTS: dict[str, str] = {
     "no_game": "There is no game here right now. Start one: /new",
     "bad_notation": "I can't read that move: {detail}.\nExample: <code>/move 24/18 13/11</code>, "
     "<code>bar/22</code>, <code>6/off</code>.",
+    # Why typed text is not a move (engine.NotationCode; parameters as its docstring lists).
+    "notation.bad_point": "I can't read the point “{point}”",
+    "notation.point_range": "there is no point {point}: points go from 1 to 24",
+    "notation.not_from_to": "a move is written from/to, e.g. 24/18, not “{token}”",
+    "notation.from_off": "a move cannot start from off: “{token}”",
+    "notation.to_bar": "a move cannot end on the bar: “{token}”",
+    "notation.backwards": "checkers move from higher to lower points; “{token}” goes backwards",
+    "notation.too_many_steps": "a turn has at most {limit} steps, this one has {count}",
     "rejected_generic": "this move breaks the rules",
     "rejected": "⛔ Move rejected: {rule}",
     "move_usage": "Write the move after the command, e.g. <code>/move 24/18 13/11</code>",

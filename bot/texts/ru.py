@@ -42,6 +42,14 @@ TEXTS: dict[str, str] = {
     "no_game": "Здесь сейчас нет игры. Начать: /new",
     "bad_notation": "Не понял ход: {detail}.\nПример: <code>/move 24/18 13/11</code>, "
     "<code>бар/22</code>, <code>6/выброс</code>.",
+    # Why typed text is not a move (engine.NotationCode; parameters as its docstring lists).
+    "notation.bad_point": "не могу прочитать пункт «{point}»",
+    "notation.point_range": "пункта {point} нет: пункты — от 1 до 24",
+    "notation.not_from_to": "ход пишется «откуда/куда», например 24/18, а здесь «{token}»",
+    "notation.from_off": "ход не может начинаться с выброса: «{token}»",
+    "notation.to_bar": "ход не может заканчиваться на баре: «{token}»",
+    "notation.backwards": "шашки ходят с больших пунктов на меньшие, а «{token}» — назад",
+    "notation.too_many_steps": "за ход не больше {limit} шагов, а здесь {count}",
     "rejected_generic": "этот ход нарушает правила",
     "rejected": "⛔ Ход отклонён: {rule}",
     "move_usage": "Напишите ход после команды, например: <code>/move 24/18 13/11</code>",
