@@ -52,6 +52,7 @@ COMMANDS = (
     "stats",
     "top",
     "rules",
+    "why",
     "settings",
     "lang",
     "cancel",

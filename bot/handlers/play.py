@@ -39,7 +39,7 @@ NOTATION_RE = re.compile(
 
 def rule_text(lang: str, reason: Reason) -> str:
     """The one-line explanation of a rejection, with its rule IDs (e.g. "… (L-8)")."""
-    from bot.knowledge import get_rejection
+    from teacher import get_rejection
 
     ids = ", ".join(reason.rule_ids)
     for rule_id in reason.rule_ids:
@@ -50,7 +50,7 @@ def rule_text(lang: str, reason: Reason) -> str:
 
 
 def why_keyboard(lang: str, rule_ids: tuple[str, ...]) -> InlineKeyboardMarkup | None:
-    from bot.knowledge import topics_for_rule
+    from teacher import topics_for_rule
 
     for rule_id in rule_ids:
         topics = topics_for_rule(rule_id)
