@@ -22,7 +22,7 @@ from bot.callbacks import Act, GameCB, RulesCB
 from bot.gameplay import GameplayError, GameService, NotationRejection, RuleRejection, Snapshot
 from bot.handlers.util import thread_of
 from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event
-from bot.texts import h, t
+from bot.texts import h, localized_notation, t
 from engine import Game, NotationError, Phase, Reason, format_steps
 from engine.scoring import score_game
 
@@ -276,7 +276,7 @@ async def hint_text(snap: Snapshot, user_id: int, lang: str, games: GameService)
     plays = await asyncio.to_thread(games.hints, game)
     lines = [t(lang, "hint_title", dice=dice_text(game.dice))]
     for i, (play, _score) in enumerate(plays, 1):
-        lines.append(f"{i}. {format_steps(play.steps) or '—'}")
+        lines.append(f"{i}. {localized_notation(lang, format_steps(play.steps)) or '—'}")
     return "\n".join(lines)
 
 

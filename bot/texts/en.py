@@ -29,6 +29,7 @@ TEXTS: dict[str, str] = {
     "lang_usage": "Usage: /lang ru or /lang en",
     "lang_admins_only": "Only administrators can change the group's language.",
     "internal_error": "Something went wrong. Please try again — the game is safe.",
+    "button_invalid": "This button is no longer valid.",
     "group_only": "This command works in a group.",
     "private_only": "This command works in a private chat with the bot.",
     # ---- game errors -----------------------------------------------------------------------
@@ -91,7 +92,9 @@ TEXTS: dict[str, str] = {
     "{link}\n\nThe link works for {hours} h. Cancel: /cancel",
     "btn_share": "📨 Share",
     "share_text": "Shall we play nardy ({variant})?",
-    "invite_accepted_inviter": "✅ {name} accepted! The board is below.",
+    "invite_accepted_inviter": (
+        "✅ {name} accepted the invitation! The board is in the message above."
+    ),
     # ---- board -----------------------------------------------------------------------------
     "variant_long": "long nardy",
     "variant_short": "short nardy",

@@ -22,7 +22,7 @@ from storage import (
     InvitationState,
     SqliteStorage,
 )
-from storage.sqlite.connections import configure_sync
+from storage.sqlite.connections import configure
 from storage.sqlite.migrations import (
     APPLICATION_ID,
     LATEST_VERSION,
@@ -49,7 +49,7 @@ def schema_of(path: Path) -> list[tuple[str, str, str]]:
 def open_raw(path: Path) -> sqlite3.Connection:
     """A connection set up like the store's writer (autocommit, the same PRAGMAs)."""
     conn = sqlite3.connect(path, isolation_level=None)
-    configure_sync(conn, synchronous="NORMAL", busy_timeout_ms=5000)
+    configure(conn, synchronous="NORMAL", busy_timeout_ms=5000, read_only=False)
     return conn
 
 
