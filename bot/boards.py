@@ -21,6 +21,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPho
 import storage
 from bot.drawing import Painter
 from bot.outbox import Outbox
+from bot.session import EditCaptionUnread, EditMediaUnread
 from engine import Position
 from renderer.options import BoardOptions
 from storage.recent import Recent
@@ -168,20 +169,24 @@ class Boards:
             )
 
             def call() -> Awaitable[object]:
-                return self.bot.edit_message_media(
-                    media=media,
-                    chat_id=target.chat_id,
-                    message_id=message_id,
-                    reply_markup=board.keyboard,
+                return self.bot(
+                    EditMediaUnread(
+                        media=media,
+                        chat_id=target.chat_id,
+                        message_id=message_id,
+                        reply_markup=board.keyboard,
+                    )
                 )
         else:
 
             def call() -> Awaitable[object]:
-                return self.bot.edit_message_caption(
-                    chat_id=target.chat_id,
-                    message_id=message_id,
-                    caption=board.caption,
-                    reply_markup=board.keyboard,
+                return self.bot(
+                    EditCaptionUnread(
+                        chat_id=target.chat_id,
+                        message_id=message_id,
+                        caption=board.caption,
+                        reply_markup=board.keyboard,
+                    )
                 )
 
         try:
@@ -200,9 +205,16 @@ class Boards:
 
     # ---- notices ------------------------------------------------------------------------
 
-    async def notice(self, game_id: int, target: Target, text: str, reply_to: int | None) -> None:
+    def shown(self, game_id: int, version: int) -> None:
+        """The game is being shown at ``version``: notices made for older versions are stale."""
+        self.outbox.shown(game_id, version)
+
+    async def notice(
+        self, game_id: int, version: int, target: Target, text: str, reply_to: int | None
+    ) -> None:
         """Post a short notice (under the board) and delete the game's previous notice in
-        that chat, so a chat keeps at most one."""
+        that chat, so a chat keeps at most one. Skipped if the game has been shown at a newer
+        version by the time the chat's budget lets it go (the notice would be stale)."""
         old = [
             m
             for m in await self.messages(game_id)
@@ -218,6 +230,7 @@ class Boards:
                     reply_to_message_id=reply_to,
                     allow_sending_without_reply=True,
                 ),
+                skip=lambda: self.outbox.moved_on(game_id, version),
             )
         except TelegramForbiddenError:
             raise ChatGone(target) from None

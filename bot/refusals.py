@@ -41,7 +41,7 @@ QUIET = frozenset({Refusal.OUTDATED, Refusal.NOT_YOUR_TURN, Refusal.NOT_A_PLAYER
 
 def rule_text(lang: str, reason: Reason) -> str:
     """The one-line explanation of a rules refusal, with its rule ids (e.g. "… (L-8)")."""
-    from bot.knowledge import get_rejection
+    from teacher import get_rejection
 
     ids = ", ".join(reason.rule_ids)
     for rule_id in reason.rule_ids:
@@ -69,7 +69,7 @@ def refusal_text(lang: str, refused: Refused) -> str:
 
 def why_keyboard(lang: str, rule_ids: tuple[str, ...]) -> InlineKeyboardMarkup | None:
     """A "Why?" button to the first topic that explains one of ``rule_ids``."""
-    from bot.knowledge import topics_for_rule
+    from teacher import topics_for_rule
 
     for rule_id in rule_ids:
         topics = topics_for_rule(rule_id)

@@ -58,6 +58,7 @@ class Shows:
     async def update(self, snap: Snapshot, *, actor_user_id: int | None) -> None:
         """Edit every board of the game to show ``snap``, start the next game of a match,
         and tell the person who must act now."""
+        self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
         targets = await self.boards.targets(snap.game_id)
         for target, message_id in targets:
             try:
@@ -111,7 +112,7 @@ class Shows:
             lang = await self.langs.of_chat(target.chat_id)
             text = t(lang, "notify_turn", name=mention(snap, seat))
             try:
-                await self.boards.notice(snap.game_id, target, text, board_id)
+                await self.boards.notice(snap.game_id, snap.version, target, text, board_id)
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
 

@@ -9,8 +9,8 @@ from aiogram import Router
 
 def routers() -> list[Router]:
     """Every router, in the order updates try them: commands and buttons first, free text
-    (moves, then questions about the rules) last."""
-    from bot.handlers import common, lobby, play, rules, settings, stats
+    (moves, then questions about the rules) after them, and a tap nobody understood last."""
+    from bot.handlers import common, fallback, lobby, play, rules, settings, stats
 
     return [
         common.router(),
@@ -19,4 +19,5 @@ def routers() -> list[Router]:
         stats.router(),
         settings.router(),
         rules.router(),
+        fallback.router(),
     ]

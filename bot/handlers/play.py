@@ -24,7 +24,7 @@ from bot.handlers.lobby import invitation_keyboard
 from bot.languages import Languages
 from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event
 from bot.showing import Shows
-from bot.texts import h, t
+from bot.texts import h, localized_notation, t
 from engine import Phase, format_steps
 from engine.scoring import score_game
 from gameplay import (
@@ -232,7 +232,7 @@ async def hint_text(snap: Snapshot, actor: Actor, lang: str, games: GameService)
         return refusals.refusal_text(lang, refused)
     lines = [t(lang, "hint_title", dice=dice_text(hints.dice))]
     for i, play in enumerate(hints.plays, 1):
-        lines.append(f"{i}. {format_steps(play.steps) or '—'}")
+        lines.append(f"{i}. {localized_notation(lang, format_steps(play.steps)) or '—'}")
     return "\n".join(lines)
 
 

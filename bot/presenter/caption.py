@@ -13,7 +13,7 @@ from bot.presenter.common import (
     recent_play_events,
     short_name,
 )
-from bot.texts import h, t
+from bot.texts import h, localized_notation, t
 from engine import Phase, Side
 from engine.positionid import encode
 from gameplay import Snapshot
@@ -145,7 +145,7 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
         line += t(lang, "cap_roll_or_double")
     out = [line]
     if game.phase is Phase.MOVE and game.steps:
-        out.append(t(lang, "cap_steps", play=h(game.turn.notation())))
+        out.append(t(lang, "cap_steps", play=h(localized_notation(lang, game.turn.notation()))))
         if game.turn.is_complete():
             out.append(t(lang, "cap_done_hint"))
     if view.pick is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.texts import h, t
+from bot.texts import h, localized_notation, t
 from engine import BAR, OFF, Event, Game, Phase, Side, get_variant
 from gameplay import Snapshot
 
@@ -140,11 +140,13 @@ def event_line(lang: str, snap: Snapshot, event: Event) -> str:
             "cap_burn",
             name=name,
             dice=dice,
-            play=h(event.notation),
+            play=h(localized_notation(lang, event.notation)),
             burned="-".join(str(d) for d in burned),
             rule=forfeit_rule(event, game),
         )
-    return t(lang, "cap_last", name=name, dice=dice, play=h(event.notation))
+    return t(
+        lang, "cap_last", name=name, dice=dice, play=h(localized_notation(lang, event.notation))
+    )
 
 
 def localized(snap: Snapshot, lang: str) -> Snapshot:

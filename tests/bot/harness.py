@@ -35,7 +35,7 @@ async def running_bot(
 ) -> AsyncIterator[Running]:
     """Build the bot against ``tg`` with database ``db`` and poll until the block exits."""
     settings = Settings(BOT_TOKEN=TOKEN, DATABASE_PATH=str(db), TELEGRAM_API_BASE=tg.base_url)  # type: ignore[call-arg]
-    fast = Outbox(private=(1000, 1000), group_send=(1000, 1000), group_edit=(1000, 1000))
+    fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
     app = await build(settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast)
     await register_commands(app.bot)
     task = asyncio.create_task(
