@@ -52,7 +52,6 @@ RU: Mapping[str, str] = _groups(
         "перепрыгнуть": "перепрыгивать перескочить перескакивать",
         "расставить": "расставлять расставиться расставляться",
         "доска": "поле",
-        "пункт": "лунка ячейка клетка",
         "войти": "входить зайти заходить",
         "ввести": "вводить выставить выставлять",
         "заряжаться": "зарядиться",
@@ -62,6 +61,13 @@ RU: Mapping[str, str] = _groups(
         "подкрутить": "подкручивать",
         "начало": "изначально первоначально сначала",
         "нумерация": "нумеровать пронумеровать нумероваться пронумероваться",
+        "снять": "снимать",
+        "пас": "пасануть пасовать спасовать",
+        "середина": "посреди",
+        "тавла": "тавлы табла",
+        # A point named by its ordinal («на третьем нет шашек», «с пятого»): the home
+        # points of bearing off. «первый» and «второй» name turns and dice far more often.
+        "пункт": "лунка ячейка клетка третий четвертый пятый шестой",
     }
 )
 """Russian lemma → the canonical lemma the keywords use."""
@@ -83,6 +89,9 @@ EN: Mapping[str, str] = _groups(
         "bear": "bore borne",
         "allowed": "permitted legal",
         "colour": "color",
+        "cannot": "cant can't couldnt couldn't unable",
+        "forced": "mandatory obligatory compulsory",
+        "tavla": "tavli tawla takhteh",
     }
 )
 """English word → the canonical word the keywords use."""

@@ -29,6 +29,7 @@ from functools import cache
 from typing import Any
 
 from teacher.model import Lang, Topic, TopicMatch, Variant
+from teacher.offtopic import names_other_game
 from teacher.text import (
     RussianWords,
     SnowballRussianWords,
@@ -350,7 +351,8 @@ class Matcher:
                 self._lookup_latin(word, lang_hint, mine)
             elif word in self._index.by_term:
                 _keep(mine, (word,), _Q_EXACT)
-            if not mine and unexplained is not None:
+            # A bare number (a point, a roll) is part of a nardy question, not a foreign word.
+            if not mine and unexplained is not None and script != "num":
                 unexplained.append(word)
             for term, quality in mine.items():
                 _keep(found, (term,), quality)
@@ -400,6 +402,8 @@ class Matcher:
         """Rank topics for ``question``; empty when no topic is a confident answer."""
         index = self._index
         tokens = tokenize(question)
+        if names_other_game(tokens.words, self._ru.lemma):
+            return []
         unexplained: list[str] = []
         found = self._terms(tokens, lang_hint, unexplained)
         scores: dict[int, float] = defaultdict(float)

@@ -71,8 +71,8 @@ STOPWORDS_EN: frozenset[str] = frozenset(
     the a an is are was were be been do does did i me my mine you your it its of in on at to
     for with can could may might what how why if and or there this that these those which
     will would should shall am please tell explain about so just as by from we us our they
-    them their he she his her don't doesn't isn't aren't it's what's i'm i've cant dont im
-    doesnt isnt
+    them their he she his her don't doesn't isn't aren't it's what's i'm i've dont im
+    doesnt isnt whats
     """.split()  # noqa: SIM905 - as above
 )
 
@@ -278,7 +278,18 @@ def translit_to_cyrillic(word: str) -> str:
 # --- sound keys ------------------------------------------------------------------------------
 
 _RU_VOWELS = str.maketrans(
-    {"о": "а", "е": "и", "э": "и", "я": "а", "ю": "у", "ы": "и", "й": "и", "ь": None, "ъ": None}
+    {
+        "о": "а",
+        "е": "и",
+        "э": "и",
+        "я": "а",
+        "ю": "у",
+        "ы": "и",
+        "й": "и",
+        "ь": None,
+        "ъ": None,
+        "щ": "ш",
+    }
 )
 _RU_DEVOICE = {"б": "п", "в": "ф", "г": "к", "д": "т", "ж": "ш", "з": "с"}
 _DOUBLES = re.compile(r"(.)\1+")
@@ -287,7 +298,7 @@ _DOUBLES = re.compile(r"(.)\1+")
 def sound_key(word: str) -> str:
     """A coarse phonetic key: unstressed-vowel and final-devoicing confusions fold together.
 
-    Russian: о/а, е/и/э, я/а, ю/у, ы/и merge, ь/ъ vanish, a final voiced consonant becomes
+    Russian: о/а, е/и/э, я/а, ю/у, ы/и, щ/ш merge, ь/ъ vanish, a final voiced consonant becomes
     voiceless, doubled letters collapse. Latin: doubled letters collapse ("hiting").
     """
     if script_of(word) == "cyr":
@@ -353,6 +364,9 @@ class RussianWords:
             self._candidates
         )
         self.known: Callable[[str], bool] = lru_cache(maxsize=16384)(self._morph.word_is_known)
+        self._lemma: Callable[[str], str] = lru_cache(maxsize=16384)(
+            lambda word: self._morph.parse(word)[0].normal_form.replace("ё", "е")
+        )
 
     def _lemma_term(self, lemma: str) -> str:
         return self._stem(self._canonical(lemma.replace("ё", "е")))
@@ -367,6 +381,10 @@ class RussianWords:
     def term(self, word: str) -> str:
         """The one term a keyword word is indexed under."""
         return self.candidates(word)[0]
+
+    def lemma(self, word: str) -> str:
+        """The dictionary form pymorphy3 reads first (шахматах → шахматы)."""
+        return self._lemma(word)
 
 
 class SnowballRussianWords:
@@ -383,6 +401,9 @@ class SnowballRussianWords:
 
     def known(self, word: str) -> bool:
         return False
+
+    def lemma(self, word: str) -> str:
+        return word
 
 
 def significant_words(words: tuple[str, ...]) -> Iterator[str]:
