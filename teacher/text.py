@@ -161,7 +161,35 @@ def tokenize(text: str) -> Tokens:
     dice = tuple(dice_token(m.group(1), m.group(2)) for m in _DICE_RE.finditer(text))
     text = _DICE_RE.sub(" ", text)
     words = tuple(fold_homoglyphs(w.lower().replace("’", "'")) for w in _WORD_RE.findall(text))
-    return Tokens(words=words + moved, dice=dice, rule_ids=rule_ids)
+    home = _home_words(text)
+    return Tokens(
+        words=words + tuple(w for w in (*moved, *home) if w not in words),
+        dice=dice,
+        rule_ids=rule_ids,
+    )
+
+
+_HOME_RU_RE = re.compile(
+    r"(?<![\w])(?:на|с|со)\s+(?:[1-6](?:-?(?:м|й|ом|ого|ой))?\s+(?:пункт|лунк)|"
+    r"(?:треть|четв[её]рт|пят|шест)(?:ем|ом|ого|ой|ий|ый)(?![\w]))",
+    re.IGNORECASE,
+)
+_HOME_EN_RE = re.compile(
+    r"\b(?:on|from)\s+(?:the\s+)?(?:[1-6](?:\s*-?\s*point)?|(?:third|fourth|fifth|sixth)"
+    r"(?:\s+point)?)\b(?!\s*[-/:])",
+    re.IGNORECASE,
+)
+
+
+def _home_words(text: str) -> tuple[str, ...]:
+    """A checker "on the 4 point" or «на пятом» stands in the home board: the words of a
+    bearing-off situation told only in numbers («выпало 3, на третьем нет шашек»)."""
+    words: list[str] = []
+    if _HOME_RU_RE.search(text):
+        words.append("дом")
+    if _HOME_EN_RE.search(text):
+        words.append("home")
+    return tuple(words)
 
 
 _MOVE_RE = re.compile(
