@@ -37,6 +37,7 @@ from bot.middlewares import Context, OncePerUpdate
 from bot.outbox import Outbox
 from bot.session import ApiSession
 from bot.texts import LANGS, t
+from teacher import default_matcher
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +196,7 @@ async def run(settings: Settings) -> None:
     app = await build(settings)
     try:
         await register_commands(app.bot)
+        await asyncio.to_thread(default_matcher)  # the rules matcher's index, ~0.15 s, once
         settle_memory()
         keeper = asyncio.create_task(housekeeping(app))
         try:

@@ -17,6 +17,9 @@ Method (details and measurements in docs/knowledge.md):
 4. The game being played (or one the question names) halves the score of topics about the
    other game. If the best topic stays below ``THRESHOLD`` nothing is returned, and the
    bot says it doesn't know that one.
+5. Negative evidence: a question that names another game (chess, draughts, a Rubik's cube;
+   ``teacher.offtopic``) gets no answer, and one whose words the index mostly does not
+   explain needs ``SPARSE_THRESHOLD`` rather than ``THRESHOLD``.
 """
 
 from __future__ import annotations
@@ -46,6 +49,13 @@ from teacher.topics import TOPICS
 
 THRESHOLD = 1.0
 """Minimum raw score of the best topic: one exact keyword that only this topic uses."""
+
+MIN_COVERAGE = 0.4
+"""Share of a question's words (weighted by match quality) the index must explain ..."""
+SPARSE_THRESHOLD = 2.0
+"""... or else the best topic needs this much evidence: a question mostly made of words no
+topic uses ("what's the capital of Australia") is not a rules question because one of its
+words resembles a keyword."""
 
 ALTERNATE_MIN = 0.5
 """Minimum raw score for a runner-up to be offered next to the best topic."""
@@ -337,10 +347,15 @@ class Matcher:
                 return
 
     def _terms(
-        self, tokens: Tokens, lang_hint: Lang | None, unexplained: list[str] | None = None
+        self,
+        tokens: Tokens,
+        lang_hint: Lang | None,
+        unexplained: list[str] | None = None,
+        coverage: list[float] | None = None,
     ) -> dict[str, float]:
         """The terms of a question with their quality; words that found no term at all are
-        appended to ``unexplained`` (when given)."""
+        appended to ``unexplained`` and each word's best quality to ``coverage`` (when
+        given)."""
         found: dict[str, float] = {}
         for word in significant_words(tokens.words):
             mine: dict[str, float] = {}
@@ -354,6 +369,8 @@ class Matcher:
             # A bare number (a point, a roll) is part of a nardy question, not a foreign word.
             if not mine and unexplained is not None and script != "num":
                 unexplained.append(word)
+            if coverage is not None and script != "num":
+                coverage.append(max(mine.values(), default=0.0))
             for term, quality in mine.items():
                 _keep(found, (term,), quality)
         for dice in tokens.dice:
@@ -405,7 +422,8 @@ class Matcher:
         if names_other_game(tokens.words, self._ru.lemma):
             return []
         unexplained: list[str] = []
-        found = self._terms(tokens, lang_hint, unexplained)
+        coverage: list[float] = []
+        found = self._terms(tokens, lang_hint, unexplained, coverage)
         scores: dict[int, float] = defaultdict(float)
         matched: dict[int, list[str]] = defaultdict(list)
 
@@ -442,6 +460,9 @@ class Matcher:
 
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
         if not ranked or not self._confident(ranked[0], found, unexplained, phrase_scores):
+            return []
+        sparse = bool(coverage) and sum(coverage) / len(coverage) < MIN_COVERAGE
+        if sparse and ranked[0][1] < SPARSE_THRESHOLD:
             return []
         return [
             TopicMatch(
