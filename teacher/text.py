@@ -62,7 +62,7 @@ STOPWORDS_RU: frozenset[str] = frozenset(
     скажи подскажи подскажите объясни объясните расскажи расскажите пожалуйста плиз вопрос
     почему зачем если какую каком каких какими какого какому мою моим моими моему свою своей
     этой эту этого тот та те той того который которая которые которое все весь вся всех всем
-    бот бота боту ботом хочу хотел хотела хотим хотят хочется
+    бот бота боту ботом хочу хотел хотела хотим хотят хочется штука штуки штук штуку
     """.split()  # noqa: SIM905 - a word list reads better as text than as 150 quoted strings
 )
 """Russian words that carry no topic. "почему" is here: "почему сгорел зар" is about the die."""
@@ -413,6 +413,9 @@ class RussianWords:
         lemmas = [p.normal_form for p in parses[:3]]
         first = self._lemma_term(lemmas[0]) if lemmas else self._stem(word)
         rest = [self._lemma_term(w) for w in (word, *lemmas[1:])]
+        # A diminutive is the same thing, smaller: шашечка → шашка, треугольничек → треугольник.
+        plain = [_undiminish(w) for w in lemmas[:1]]
+        rest += [self._lemma_term(w) for w in plain if w]
         return tuple(dict.fromkeys([first, *rest]))
 
     def term(self, word: str) -> str:
@@ -422,6 +425,17 @@ class RussianWords:
     def lemma(self, word: str) -> str:
         """The dictionary form pymorphy3 reads first (шахматах → шахматы)."""
         return self._lemma(word)
+
+
+_DIMINUTIVES = (("ечка", "ка"), ("ичек", "ик"), ("очек", "ок"), ("ичка", "ка"))
+
+
+def _undiminish(lemma: str) -> str:
+    """The plain noun of a diminutive lemma, or ``""`` when it has no diminutive suffix."""
+    for suffix, plain in _DIMINUTIVES:
+        if lemma.endswith(suffix) and len(lemma) > len(suffix) + 2:
+            return lemma[: -len(suffix)] + plain
+    return ""
 
 
 class SnowballRussianWords:
