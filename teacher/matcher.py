@@ -63,6 +63,9 @@ ALTERNATE_MIN = 0.5
 CLOSE_RATIO = 0.7
 """A runner-up scoring at least this share of the best topic's score is a close second."""
 
+RULED_OUT_FACTOR = 0.5
+"""Score factor for a topic whose ``"-"`` phrase fired (context that rules it out)."""
+
 OTHER_GAME_FACTOR = 0.5
 """Score factor for topics about the other game (e.g. the bar while playing long nardy)."""
 
@@ -155,6 +158,7 @@ class Matcher:
         self._distance: Callable[..., int] = OSA.distance
         self._topics = tuple(topics)
         self._double = self._ru.term("дубль")
+        self._generic = frozenset(self._term(w) for w in GENERIC_WORDS)
         self._index = self._build()
 
     # -- index -----------------------------------------------------------------------------------
@@ -217,7 +221,7 @@ class Matcher:
         # Every word of a topic's keywords and title, weighted by how few topics share it.
         bag_words: dict[int, set[str]] = defaultdict(set)
         for t_idx, topic in enumerate(self._topics):
-            texts = [text for text, _ in topic.keywords.weighted()]
+            texts = [text for text, weight in topic.keywords.weighted() if weight > 0]
             texts += [topic.title.ru, topic.title.en]
             for text in texts:
                 for word in significant_words(tokenize(text).words):
@@ -254,7 +258,8 @@ class Matcher:
             bag=bag,
             terms=frozenset(by_term) | frozenset(bag),
             topic_terms=tuple(
-                frozenset(bag_words[i]) | {t for p in phrases if p.topic == i for t in p.terms}
+                frozenset(bag_words[i])
+                | {t for p in phrases if p.topic == i and p.weight > 0 for t in p.terms}
                 for i in range(n)
             ),
         )
@@ -397,16 +402,17 @@ class Matcher:
 
         Either its score reaches ``THRESHOLD`` (one exact keyword that only this topic
         uses), or it explains the whole question: one of its keyword phrases fired, every
-        significant word found a term and every term belongs to this topic («голова»,
-        «зары», "doubling"). A question made of the topic's own words is about it even when
-        those words are shared with others.
+        significant word found a term and every term belongs to this topic or is a word
+        every question may have (нарды, шашка): «голова», «зары», "doubling". A question
+        made of the topic's own words is about it even when those words are shared.
         """
         t_idx, raw = best
         if raw >= THRESHOLD:
             return True
         if phrase_scores.get(t_idx, 0.0) < ALTERNATE_MIN or unexplained or not found:
             return False
-        return all(term in self._index.topic_terms[t_idx] for term in found)
+        own = self._index.topic_terms[t_idx]
+        return all(term in own or term in self._generic for term in found)
 
     def match(
         self,
@@ -429,6 +435,7 @@ class Matcher:
 
         candidates = {p for term in found for p in index.by_term.get(term, ())}
         in_phrase: set[tuple[int, str]] = set()
+        ruled_out: set[int] = set()
         phrase_scores: dict[int, float] = defaultdict(float)
         for p_idx in sorted(candidates):
             phrase = index.phrases[p_idx]
@@ -436,6 +443,9 @@ class Matcher:
                 continue
             total = sum(index.idf[t] * found[t] for t in phrase.terms)
             bonus = 1 + _PHRASE_BONUS * (len(phrase.terms) - 1)
+            if phrase.weight < 0:  # context that rules this topic out
+                ruled_out.add(phrase.topic)
+                continue
             scores[phrase.topic] += phrase.weight * total * bonus
             phrase_scores[phrase.topic] += phrase.weight * total * bonus
             matched[phrase.topic].append(phrase.text)
@@ -451,6 +461,10 @@ class Matcher:
             for t_idx in index.topics_by_rule.get(rule_id, ()):
                 scores[t_idx] += _RULE_ID_BONUS
                 matched[t_idx].append(rule_id)
+
+        for t_idx in ruled_out:
+            if t_idx in scores:
+                scores[t_idx] *= RULED_OUT_FACTOR
 
         game = _game_named(tokens.words) or variant
         if game is not None:

@@ -63,6 +63,7 @@ STOPWORDS_RU: frozenset[str] = frozenset(
     почему зачем если какую каком каких какими какого какому мою моим моими моему свою своей
     этой эту этого тот та те той того который которая которые которое все весь вся всех всем
     бот бота боту ботом хочу хотел хотела хотим хотят хочется штука штуки штук штуку
+    понимать понять значит означает означать значить
     """.split()  # noqa: SIM905 - a word list reads better as text than as 150 quoted strings
 )
 """Russian words that carry no topic. "почему" is here: "почему сгорел зар" is about the die."""
@@ -73,7 +74,7 @@ STOPWORDS_EN: frozenset[str] = frozenset(
     for with can could may might what how why if and or there this that these those which
     will would should shall am please tell explain about so just as by from we us our they
     them their he she his her don't doesn't isn't aren't it's what's i'm i've dont im
-    doesnt isnt whats bot
+    doesnt isnt whats bot thing things stuff mean means meaning
     """.split()  # noqa: SIM905 - as above
 )
 
@@ -145,6 +146,11 @@ _DIE_FACE_RE = re.compile(
     r"(?<![0-9a-zа-яё])(единиц|двойк|тройк|четв[её]рк|пят[её]рк|шест[её]рк)[а-я]{0,3}(?![а-яё])",
     re.IGNORECASE,
 )
+# «Камень» is a checker, but «камень шесть-пять» (a stone and a roll) is the roll (RULES.md §6.1).
+_STONE_ROLL_RE = re.compile(
+    r"(?<![а-яё])кам(?:ень|ня|ни|нем|не)\s+(?=[1-6]\s*(?:[-–—:xх]|\s)\s*[1-6](?![0-9]))",
+    re.IGNORECASE,
+)
 _NUMBER_WORD_RE = re.compile(
     r"(?<![0-9a-zа-яё])(" + "|".join(_NUMBER_WORDS) + r")(?![0-9a-zа-яё])", re.IGNORECASE
 )
@@ -167,6 +173,7 @@ def tokenize(text: str) -> Tokens:
     text = _MOVE_RE.sub(" ", text)
     text = _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _DIE_FACE_RE.sub(lambda m: _DIE_FACES[m.group(1).lower().replace("ё", "е")], text)
+    text = _STONE_ROLL_RE.sub("зар ", text)
     dice = tuple(dice_token(m.group(1), m.group(2)) for m in _DICE_RE.finditer(text))
     text = _DICE_RE.sub(" ", text)
     words = tuple(fold_homoglyphs(w.lower().replace("’", "'")) for w in _WORD_RE.findall(text))

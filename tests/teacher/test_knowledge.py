@@ -33,6 +33,7 @@ from teacher import (
     topic_by_number,
     topics_for_rule,
 )
+from teacher.model import NEGATIVE_WEIGHT
 from teacher.text import sound_key, tokenize, translit_to_cyrillic
 
 REPO = Path(__file__).resolve().parents[2]
@@ -100,7 +101,7 @@ def test_topic_is_complete_in_both_languages(topic) -> None:
         assert isinstance(topic.body.get(lang), str) and topic.body.get(lang).strip()
     for phrase, weight in topic.keywords.weighted():
         assert phrase == phrase.strip() and "  " not in phrase and len(phrase) < 50
-        assert weight in (0.5, 1.0, 2.0)
+        assert weight in (0.5, 1.0, 2.0, NEGATIVE_WEIGHT)
     assert topic.rule_ids
     assert topic.applies_to in ("long", "short", "both")
     assert topic.keywords.ru and topic.keywords.en
