@@ -10,8 +10,9 @@ the matcher's pymorphy3 reading) and by word (English), and tells the matcher to
 «Шашка» is nardy's own checker, and «шашки» is also the name of draughts; the plural is read
 as the game only where Russian grammar makes it a game: after «в» («играть в шашки», «в
 русских шашках») or with a draughts adjective («русские шашки»), or next to «дамка». English
-"checkers" is the game after "in"/"play"/"of" and before "game"/"board"; otherwise it is
-checkers, the pieces.
+"checkers" is the game after "in"/"at", in "a game of checkers", before "game"/"rules", or
+as the last word after "play"; otherwise it is checkers, the pieces. («Пешка» is not on the
+list: RULES.md §6.1 records it as a nardy word for the checker.)
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 OTHER_GAMES_RU: frozenset[str] = frozenset(
     """
-    шахматы шахматный шахматист пешка ферзь ладья дамка рокировка гроссмейстер домино
+    шахматы шахматный шахматист ферзь ладья дамка рокировка гроссмейстер домино
     доминошка покер преферанс блэкджек рулетка казино мафия мафиози рубик крестик нолик
     монополия яцзы лото бинго судоку кроссворд тетрис бильярд кий скрабл эрудит уно
     маджонг сёги шоги нонограмма
@@ -49,8 +50,8 @@ _DRAUGHTS_ADJ = frozenset(
     {"русский", "международный", "стоклеточный", "турецкий", "английский", "поддавки"}
 )
 _DRAUGHTS_FORMS = frozenset({"шашки", "шашках", "шашками", "шашкам"})
-_EN_GAME_BEFORE = frozenset({"in", "play", "playing", "played", "plays", "of", "at"})
-_EN_GAME_AFTER = frozenset({"game", "games", "board", "boards", "tournament", "rules"})
+_EN_GAME_BEFORE = frozenset({"in", "at"})
+_EN_GAME_AFTER = frozenset({"game", "games", "tournament", "rules", "club"})
 _EN_PLAY = frozenset({"play", "playing", "played", "plays", "game", "games"})
 
 
@@ -70,7 +71,7 @@ def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
                 word not in _EN_ONLY_AS_GAME or before in _EN_PLAY or after in _EN_PLAY
             ):
                 return True
-            if word == "checkers" and (before in _EN_GAME_BEFORE or after in _EN_GAME_AFTER):
+            if word == "checkers" and _is_draughts_en(words, i):
                 return True
             continue
         base = lemma(word)
@@ -79,6 +80,18 @@ def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
         if word in _DRAUGHTS_FORMS and (before == "в" or lemma(before) in _DRAUGHTS_ADJ):
             return True
     return False
+
+
+def _is_draughts_en(words: Sequence[str], i: int) -> bool:
+    """ "in checkers", "checkers game", "a game of checkers", "let's play checkers" — but not
+    "play two checkers from the head" or "the position of checkers"."""
+    before = words[i - 1] if i else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    if before in _EN_GAME_BEFORE or after in _EN_GAME_AFTER:
+        return True
+    if before == "of" and i >= 2 and words[i - 2] in ("game", "games", "rules"):
+        return True
+    return before in _EN_PLAY and not after
 
 
 def _is_nardy(word: str, lemma: Callable[[str], str]) -> bool:

@@ -937,6 +937,9 @@ def test_another_game_named_gets_no_answer(question: str) -> None:
         ("can I hit two checkers in one turn", "hitting"),  # "checkers" the pieces
         ("в шахматах иначе, а в нардах кто ходит первым?", "first_player"),  # nardy named too
         ("кубик встал косо", "physical_rules"),  # «кубик» alone is a die
+        ("сколько пешек можно снять с головы", "head_rule"),  # «пешка»: a nardy checker
+        ("can I play two checkers from the head", "first_move_exception"),
+        ("the position of checkers at the start", "setup"),
     ],
 )
 def test_nardy_words_shared_with_other_games_still_work(question: str, expected: str) -> None:
