@@ -47,7 +47,7 @@ class GameStatus(StrEnum):
 class ResultKind(StrEnum):
     """How the engine scored a finished game (resignation is scored as one of these)."""
 
-    OIN = "oin"  # single game (ойн)
+    OIN = "oin"  # single game (оин)
     MARS = "mars"  # gammon (марс)
     KOKS = "koks"  # backgammon (кокс)
     DROP = "drop"  # a declined double in short nardy

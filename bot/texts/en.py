@@ -29,6 +29,7 @@ TEXTS: dict[str, str] = {
     "lang_usage": "Usage: /lang ru or /lang en",
     "lang_admins_only": "Only administrators can change the group's language.",
     "internal_error": "Something went wrong. Please try again — the game is safe.",
+    "button_invalid": "This button is no longer valid.",
     "group_only": "This command works in a group.",
     "private_only": "This command works in a private chat with the bot.",
     # ---- game errors -----------------------------------------------------------------------
@@ -54,6 +55,7 @@ TEXTS: dict[str, str] = {
     "move_usage": "Write the move after the command, e.g. <code>/move 24/18 13/11</code>",
     "nothing_to_undo": "Nothing to undo.",
     "no_dice_yet": "The dice have not been rolled yet.",
+    "wrong_phase": "That cannot be done right now.",
     # ---- invitations and lobby -------------------------------------------------------------
     "invite_unknown": "Invitation not found.",
     "invite_own": "This is your own invitation — waiting for an opponent.",
@@ -67,6 +69,8 @@ TEXTS: dict[str, str] = {
     "lobby_started": "✅ The game has started: {white} ⚪ vs {black} ⚫.",
     "challenge": "🎲 <b>{inviter}</b> challenges {invitee} to {variant}{length}.\n{rules}",
     "challenge_declined": "🙅 {invitee} declined the game.",
+    "rematch_offer": "🔁 <b>{inviter}</b> offers {invitee} a rematch: {variant}{length}.",
+    "rematch_sent": "Rematch offered: waiting for the answer.",
     "challenge_need_reply": "Send /challenge as a reply to a message of the player you challenge.",
     "challenge_self": "You can't challenge yourself 🙂",
     "challenge_bot": "I don't play bots — challenge a person.",
@@ -91,7 +95,9 @@ TEXTS: dict[str, str] = {
     "{link}\n\nThe link works for {hours} h. Cancel: /cancel",
     "btn_share": "📨 Share",
     "share_text": "Shall we play nardy ({variant})?",
-    "invite_accepted_inviter": "✅ {name} accepted! The board is below.",
+    "invite_accepted_inviter": (
+        "✅ {name} accepted the invitation! The board is in the message above."
+    ),
     # ---- board -----------------------------------------------------------------------------
     "variant_long": "long nardy",
     "variant_short": "short nardy",
