@@ -18,13 +18,13 @@ from typing import Any, Self
 import aiosqlite
 
 from storage.base import UNSET, Storage
+from storage.checks import check_moves, check_new_game, check_result, check_score, check_state
 from storage.errors import NotFoundError
 from storage.models import (
     INITIAL_RATING,
     AcceptedInvitation,
     Chat,
     ChatType,
-    Colour,
     FinishedGame,
     Game,
     GameMessage,
@@ -38,7 +38,6 @@ from storage.models import (
     NewInvitation,
     NewMove,
     Rating,
-    ResultKind,
     User,
     UserStats,
     Variant,
@@ -76,57 +75,6 @@ from storage.sqlite.rows import (
 
 Clock = Callable[[], datetime]
 Row = sqlite3.Row
-
-# ---------------------------------------------------------------------------------------------
-# Argument checks (programming errors -> ValueError, before any transaction is queued)
-# ---------------------------------------------------------------------------------------------
-
-
-def _check_new_game(new: NewGame) -> Variant:
-    variant = Variant(new.variant)
-    white, black = new.white_user_id, new.black_user_id
-    if white is None and black is None:
-        raise ValueError("a game needs at least one human player")
-    if white is not None and white == black:
-        raise ValueError("a user cannot play both sides")
-    if (white is None or black is None) != (new.ai_level is not None):
-        raise ValueError("ai_level must be given exactly when a seat is played by the computer")
-    if new.match_length < 1:
-        raise ValueError("match_length must be at least 1")
-    if not isinstance(new.state, str):
-        raise ValueError("state must be the engine's serialised text")
-    dump_options(new.options)
-    return variant
-
-
-def _check_state(state: str) -> None:
-    if not isinstance(state, str):
-        raise ValueError("state must be the engine's serialised text")
-
-
-def _check_moves(moves: Sequence[NewMove]) -> tuple[NewMove, ...]:
-    for move in moves:
-        Colour(move.colour)
-        if move.dice is not None and (
-            len(move.dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice)
-        ):
-            raise ValueError(f"dice must be two values 1..6, got {move.dice!r}")
-        if not isinstance(move.play, str) or not isinstance(move.position_id, str):
-            raise ValueError("play and position_id must be text")
-    return tuple(moves)
-
-
-def _check_score(score: tuple[int, int] | None) -> None:
-    if score is not None and (len(score) != 2 or min(score) < 0):
-        raise ValueError(f"score must be two non-negative ints, got {score!r}")
-
-
-def _check_result(result: GameResult) -> GameResult:
-    checked = GameResult(Colour(result.winner), ResultKind(result.kind), int(result.points))
-    if checked.points < 1:
-        raise ValueError(f"points must be at least 1, got {result.points}")
-    return checked
-
 
 # ---------------------------------------------------------------------------------------------
 # The repository
@@ -265,7 +213,7 @@ class SqliteStorage(Storage):
     # -- games -------------------------------------------------------------------------------
 
     async def create_game(self, new: NewGame) -> Game:
-        variant = _check_new_game(new)
+        variant = check_new_game(new)
         return await self._write(writes.insert_game, new, variant, self._now())
 
     async def get_game(self, game_id: int) -> Game:
@@ -310,9 +258,9 @@ class SqliteStorage(Storage):
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
     ) -> Game:
-        _check_state(state)
-        checked_moves = _check_moves(moves)
-        _check_score(score)
+        check_state(state)
+        checked_moves = check_moves(moves)
+        check_score(score)
         return await self._write(
             writes.save_game,
             game_id,
@@ -335,10 +283,10 @@ class SqliteStorage(Storage):
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
     ) -> FinishedGame:
-        _check_state(state)
-        checked_result = _check_result(result)
-        checked_moves = _check_moves(moves)
-        _check_score(score)
+        check_state(state)
+        checked_result = check_result(result)
+        checked_moves = check_moves(moves)
+        check_score(score)
         return await self._write(
             writes.finish_game,
             game_id,
@@ -360,7 +308,7 @@ class SqliteStorage(Storage):
         update_id: int | None = None,
     ) -> Game:
         if state is not None:
-            _check_state(state)
+            check_state(state)
         return await self._write(
             writes.abandon_game, game_id, expected_version, state, update_id, self._now()
         )
@@ -456,7 +404,7 @@ class SqliteStorage(Storage):
     async def accept_invitation(
         self, token: str, user_id: int, *, game: NewGame | None = None
     ) -> AcceptedInvitation:
-        variant = None if game is None else _check_new_game(game)
+        variant = None if game is None else check_new_game(game)
         return await self._write(
             writes.accept_invitation, token, user_id, game, variant, self._now()
         )

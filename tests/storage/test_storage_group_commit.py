@@ -14,6 +14,8 @@ from storage.sqlite.connections import WriterThread
 
 from .conftest import ALICE, BORIS
 
+pytestmark = pytest.mark.backends("sqlite")  # the SQLite writer thread's group commit
+
 
 def writer_of(store: SqliteStorage) -> WriterThread:
     return store._pool.writer
