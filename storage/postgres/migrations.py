@@ -13,8 +13,9 @@ times are Unix microseconds, UTC, as in SQLite, so they read back exactly), ``TE
 PRECISION`` (SQLite's ``REAL``), and ``options_json`` as text checked to parse as JSON (the
 stored text is returned byte for byte, which ``jsonb`` would not do).
 
-Two workers starting at once: each migration takes a transaction-scoped advisory lock before it
-re-reads the version, so the second waits for the first, sees the new version and skips.
+Two workers starting at once: migrating takes an advisory lock (a session lock, held across the
+steps' transactions), and each step re-reads the version in its transaction, so the second
+worker waits for the first, sees the new version and skips.
 """
 
 from __future__ import annotations
@@ -278,7 +279,7 @@ async def migrate(
 ) -> int:
     """Bring the database to ``target`` (default: the newest version) and return its version.
 
-    Each step runs in its own transaction holding the migration lock, re-reads the version,
+    Each step runs in its own transaction under the migration lock, re-reads the version,
     and applies its statements and version row, or skips if another worker got there first.
     """
     _check_numbering(migrations)
@@ -289,22 +290,28 @@ async def migrate(
 
     await check_openable(conn, where, migrations)  # refuse before locking or writing
 
-    for migration in migrations[:goal]:
-        async with conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            current = await schema_version(conn)
-            await _check_openable(conn, where, current, code_version)
-            if current >= migration.version:
-                continue
-            if current != migration.version - 1:  # pragma: no cover - guarded by numbering
-                raise RuntimeError(f"cannot apply migration {migration.version} to {current}")
-            await conn.execute(_VERSION_TABLE)
-            for statement in migration.statements:
-                await conn.execute(statement)
-            await conn.execute(
-                "INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)",
-                migration.version,
-                migration.description,
-                time.time_ns() // 1000,
-            )
+    # A session lock, taken before the migrations' transactions start: a transaction begun
+    # before another worker's migration committed would still see the old catalog.
+    await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        for migration in migrations[:goal]:
+            async with conn.transaction():
+                current = await schema_version(conn)
+                await _check_openable(conn, where, current, code_version)
+                if current >= migration.version:
+                    continue
+                if current != migration.version - 1:  # pragma: no cover - guarded by numbering
+                    raise RuntimeError(f"cannot apply migration {migration.version} to {current}")
+                await conn.execute(_VERSION_TABLE)
+                for statement in migration.statements:
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_version (version, description, applied_at) "
+                    "VALUES ($1, $2, $3)",
+                    migration.version,
+                    migration.description,
+                    time.time_ns() // 1000,
+                )
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
     return await schema_version(conn)
