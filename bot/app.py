@@ -139,7 +139,7 @@ async def build(
     outbox: Outbox | None = None,
 ) -> App:
     build_hot_schemas()
-    store = await storage.open_storage(settings.database_path)
+    store = await storage.open_storage(settings.database)
     bot = bot or make_bot(settings)
     outbox = outbox or Outbox()
     games = GameService(
