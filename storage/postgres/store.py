@@ -14,34 +14,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 import asyncpg
 
-from storage.base import UNSET, Storage
-from storage.checks import check_moves, check_new_game, check_result, check_score, check_state
 from storage.errors import ConstraintError, DatabaseError, NotFoundError, StorageError
 from storage.models import (
     INITIAL_RATING,
-    AcceptedInvitation,
     Chat,
-    ChatType,
-    FinishedGame,
     Game,
     GameMessage,
-    GameResult,
     GameStatus,
     Invitation,
     InvitationState,
     LeaderboardEntry,
     MoveRecord,
-    NewGame,
-    NewInvitation,
-    NewMove,
     Rating,
     User,
     UserStats,
@@ -60,18 +50,16 @@ from storage.sqlite.rows import (
     STATS_COLUMNS,
     USER_COLUMNS,
     chat_from_row,
-    dump_options,
     game_from_row,
     invitation_from_row,
     message_from_row,
     move_from_row,
     rating_from_row,
     stats_from_row,
-    to_us,
     user_from_row,
 )
+from storage.writing import Clock, WritingStorage
 
-Clock = Callable[[], datetime]
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -98,13 +86,15 @@ def translate_errors() -> Iterator[None]:
         raise DatabaseError(str(exc) or type(exc).__name__) from exc
 
 
-class PostgresStorage(Storage):
+class PostgresStorage(WritingStorage):
     """:class:`Storage` in a PostgreSQL database.  Create it with :meth:`open`."""
+
+    _tx = writes
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock | None = None) -> None:
         self._pool = pool
         self._url = url
-        self._clock: Clock = clock or (lambda: datetime.now(UTC))
+        self._clock = clock or (lambda: datetime.now(UTC))
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -144,9 +134,6 @@ class PostgresStorage(Storage):
     def url(self) -> str:
         """The database's URL, without its password."""
         return redact(self._url)
-
-    def _now(self) -> int:
-        return to_us(self._clock())
 
     async def close(self) -> None:
         if self._closed:
@@ -231,30 +218,11 @@ class PostgresStorage(Storage):
 
     # -- users and chats ---------------------------------------------------------------------
 
-    async def upsert_user(
-        self,
-        user_id: int,
-        display_name: str,
-        *,
-        username: str | None = None,
-        language: str | None = None,
-    ) -> User:
-        return await self._write(
-            writes.upsert_user, user_id, display_name, username, language, self._now()
-        )
-
     async def get_user(self, user_id: int) -> User:
         row = await self._fetch_one(f"SELECT {USER_COLUMNS} FROM users WHERE user_id = $1", user_id)
         if row is None:
             raise NotFoundError("user", user_id)
         return user_from_row(row)
-
-    async def upsert_chat(
-        self, chat_id: int, chat_type: ChatType | str, *, title: str | None = None
-    ) -> Chat:
-        return await self._write(
-            writes.upsert_chat, chat_id, ChatType(chat_type), title, self._now()
-        )
 
     async def get_chat(self, chat_id: int) -> Chat:
         row = await self._fetch_one(f"SELECT {CHAT_COLUMNS} FROM chats WHERE chat_id = $1", chat_id)
@@ -262,34 +230,7 @@ class PostgresStorage(Storage):
             raise NotFoundError("chat", chat_id)
         return chat_from_row(row)
 
-    async def update_chat_settings(
-        self,
-        chat_id: int,
-        *,
-        language: str | None = UNSET,
-        default_variant: Variant | str = UNSET,
-        match_length: int = UNSET,
-        options: Mapping[str, Any] = UNSET,
-    ) -> Chat:
-        changes: list[tuple[str, Any]] = []
-        if language is not UNSET:
-            changes.append(("language", language))
-        if default_variant is not UNSET:
-            changes.append(("default_variant", Variant(default_variant).value))
-        if match_length is not UNSET:
-            if int(match_length) < 1:
-                raise ValueError("match_length must be at least 1")
-            changes.append(("match_length", int(match_length)))
-        if options is not UNSET:
-            changes.append(("options_json", dump_options(options)))
-        changes.append(("updated_at", self._now()))
-        return await self._write(writes.update_chat, chat_id, changes)
-
     # -- games -------------------------------------------------------------------------------
-
-    async def create_game(self, new: NewGame) -> Game:
-        variant = check_new_game(new)
-        return await self._write(writes.insert_game, new, variant, self._now())
 
     async def get_game(self, game_id: int) -> Game:
         row = await self._fetch_one(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = $1", game_id)
@@ -321,71 +262,6 @@ class PostgresStorage(Storage):
         )
         return [game_from_row(row) for row in rows]
 
-    async def save_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        state: str,
-        *,
-        moves: Sequence[NewMove] = (),
-        score: tuple[int, int] | None = None,
-        update_id: int | None = None,
-    ) -> Game:
-        check_state(state)
-        checked_moves = check_moves(moves)
-        check_score(score)
-        return await self._write(
-            writes.save_game,
-            game_id,
-            expected_version,
-            state,
-            checked_moves,
-            score,
-            update_id,
-            self._now(),
-        )
-
-    async def finish_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        state: str,
-        result: GameResult,
-        *,
-        moves: Sequence[NewMove] = (),
-        score: tuple[int, int] | None = None,
-        update_id: int | None = None,
-    ) -> FinishedGame:
-        check_state(state)
-        checked_result = check_result(result)
-        checked_moves = check_moves(moves)
-        check_score(score)
-        return await self._write(
-            writes.finish_game,
-            game_id,
-            expected_version,
-            state,
-            checked_result,
-            checked_moves,
-            score,
-            update_id,
-            self._now(),
-        )
-
-    async def abandon_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        state: str | None = None,
-        *,
-        update_id: int | None = None,
-    ) -> Game:
-        if state is not None:
-            check_state(state)
-        return await self._write(
-            writes.abandon_game, game_id, expected_version, state, update_id, self._now()
-        )
-
     async def get_moves(
         self, game_id: int, *, after_seq: int = 0, limit: int | None = None
     ) -> list[MoveRecord]:
@@ -400,19 +276,6 @@ class PostgresStorage(Storage):
 
     # -- board messages ----------------------------------------------------------------------
 
-    async def set_game_message(
-        self,
-        game_id: int,
-        chat_id: int,
-        message_id: int,
-        *,
-        thread_id: int = 0,
-        kind: str = "board",
-    ) -> GameMessage:
-        return await self._write(
-            writes.set_game_message, game_id, chat_id, message_id, thread_id, kind, self._now()
-        )
-
     async def get_game_messages(self, game_id: int) -> list[GameMessage]:
         rows = await self._fetch_all(
             f"SELECT {MESSAGE_COLUMNS} FROM game_messages WHERE game_id = $1 "
@@ -420,11 +283,6 @@ class PostgresStorage(Storage):
             game_id,
         )
         return [message_from_row(row) for row in rows]
-
-    async def delete_game_message(
-        self, game_id: int, chat_id: int, *, thread_id: int = 0, kind: str = "board"
-    ) -> bool:
-        return await self._write(writes.delete_game_message, game_id, chat_id, thread_id, kind)
 
     async def find_game_by_message(self, chat_id: int, message_id: int) -> Game | None:
         row = await self._fetch_one(
@@ -437,26 +295,6 @@ class PostgresStorage(Storage):
         return None if row is None else game_from_row(row)
 
     # -- invitations -------------------------------------------------------------------------
-
-    async def create_invitation(self, new: NewInvitation) -> Invitation:
-        variant = Variant(new.variant)
-        if new.invitee_id is not None and new.invitee_id == new.inviter_id:
-            raise ValueError("a user cannot invite themselves")
-        if new.match_length < 1:
-            raise ValueError("match_length must be at least 1")
-        return await self._write(
-            writes.insert_invitation,
-            new.token if new.token is not None else secrets.token_urlsafe(12),
-            new.inviter_id,
-            new.invitee_id,
-            new.chat_id,
-            new.thread_id,
-            variant,
-            new.match_length,
-            dump_options(new.options),
-            to_us(new.expires_at),
-            self._now(),
-        )
 
     async def get_invitation(self, token: str) -> Invitation:
         row = await self._fetch_one(
@@ -479,24 +317,6 @@ class PostgresStorage(Storage):
             limit,
         )
         return [invitation_from_row(row) for row in rows]
-
-    async def accept_invitation(
-        self, token: str, user_id: int, *, game: NewGame | None = None
-    ) -> AcceptedInvitation:
-        variant = None if game is None else check_new_game(game)
-        return await self._write(
-            writes.accept_invitation, token, user_id, game, variant, self._now()
-        )
-
-    async def decline_invitation(self, token: str, user_id: int) -> Invitation:
-        return await self._write(writes.decline_invitation, token, user_id, self._now())
-
-    async def cancel_invitation(self, token: str, user_id: int) -> Invitation:
-        return await self._write(writes.cancel_invitation, token, user_id, self._now())
-
-    async def expire_invitations(self, now: datetime | None = None) -> list[Invitation]:
-        moment = self._now() if now is None else to_us(now)
-        return await self._write(writes.expire_invitations, moment)
 
     # -- statistics and ratings --------------------------------------------------------------
 
@@ -593,9 +413,3 @@ class PostgresStorage(Storage):
         ]
 
     # -- Telegram updates --------------------------------------------------------------------
-
-    async def mark_update_processed(self, update_id: int) -> bool:
-        return await self._write(writes.claim_update, update_id, self._now())
-
-    async def prune_processed_updates(self, older_than: timedelta = timedelta(days=2)) -> int:
-        return await self._write(writes.prune_updates, to_us(self._clock() - older_than))
