@@ -71,6 +71,7 @@ from storage.sqlite.rows import (
     game_from_row,
     invitation_from_row,
     message_from_row,
+    statistics_increments,
     to_us,
     user_from_row,
 )
@@ -341,24 +342,6 @@ async def finish_game(
     return FinishedGame(game=game_from_row(row), rating_changes=changes)
 
 
-def statistics_rows(game: Game, result: GameResult) -> list[tuple[Any, ...]]:
-    """The counters one finished game adds, as (user_id, variant, vs_ai, *STAT_COUNTERS) rows
-    in ``user_id`` order (the order their row locks are taken in)."""
-    rows = []
-    for colour in Colour:
-        user_id = game.user_id_of(colour)
-        if user_id is None:
-            continue
-        side = "wins" if colour is result.winner else "losses"
-        counters = dict.fromkeys(STAT_COUNTERS, 0)
-        counters["games"] = 1
-        counters[side] = 1
-        counters[f"{side}_{result.kind.value}"] = 1
-        counters["points_won" if side == "wins" else "points_lost"] = result.points
-        rows.append((user_id, game.variant.value, int(game.vs_ai), *counters.values()))
-    return sorted(rows)
-
-
 async def _record_statistics(conn: Conn, game: Game, result: GameResult) -> None:
     """One upsert per human seat: every counter is added, so a missing row starts at zero."""
     increments = ", ".join(
@@ -367,7 +350,7 @@ async def _record_statistics(conn: Conn, game: Game, result: GameResult) -> None
     await conn.executemany(
         f"INSERT INTO user_stats ({STATS_COLUMNS}) VALUES ({marks(3 + len(STAT_COUNTERS))}) "
         f"ON CONFLICT (user_id, variant, vs_ai) DO UPDATE SET {increments}",
-        statistics_rows(game, result),
+        statistics_increments(game, result),
     )
 
 
