@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from storage.models import Colour, GameResult, NewGame, NewMove, ResultKind, Variant
-from storage.sqlite.rows import dump_options
+from storage.models import (
+    ClockUpdate,
+    Colour,
+    DiceRolls,
+    GameResult,
+    NewGame,
+    NewMove,
+    ResultKind,
+    Variant,
+)
+from storage.sqlite.rows import dump_options, to_us
 
 
 def check_new_game(new: NewGame) -> Variant:
@@ -23,7 +32,42 @@ def check_new_game(new: NewGame) -> Variant:
     if not isinstance(new.state, str):
         raise ValueError("state must be the engine's serialised text")
     dump_options(new.options)
+    check_dice(new.dice)
+    check_clock(new.clock)
+    if new.dice is not None and new.dice_seed_id is None:
+        raise ValueError("dice were given for a game without a dice seed")
     return variant
+
+
+def check_dice(dice: DiceRolls | None) -> DiceRolls | None:
+    if dice is None:
+        return None
+    values = tuple(dice.values)
+    if dice.first_counter < 0 or not all(isinstance(v, int) and 1 <= v <= 6 for v in values):
+        raise ValueError(f"dice are values 1..6 from a counter >= 0, got {dice!r}")
+    return DiceRolls(int(dice.first_counter), values)
+
+
+def check_clock(clock: ClockUpdate | None) -> ClockUpdate | None:
+    if clock is not None:
+        for moment in (clock.remind_at, clock.deadline_at, clock.abandon_at):
+            if moment is not None:
+                to_us(moment)  # refuses naive datetimes
+    return clock
+
+
+def check_dice_seed(
+    commitment: str, server_seed: bytes, client_seeds: Sequence[str]
+) -> tuple[str, ...]:
+    if not isinstance(server_seed, bytes) or len(server_seed) != 32:
+        raise ValueError("a server seed is 32 bytes")
+    if len(commitment) != 64 or commitment != commitment.lower():
+        raise ValueError("a commitment is 64 lower-case hex digits")
+    int(commitment, 16)
+    seeds = tuple(client_seeds)
+    if not all(isinstance(c, str) and c for c in seeds):
+        raise ValueError("client seeds are non-empty text")
+    return seeds
 
 
 def check_state(state: str) -> None:

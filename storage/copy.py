@@ -12,8 +12,8 @@ Stop the bot first; the copy reads the source in one snapshot anyway.
   second run inserts nothing and changes nothing: the copy is idempotent.
 * Before that transaction commits, every table is read back from the destination in primary
   key order and compared with the source: row count and a SHA-256 over the rows (values
-  normalised by kind: integer, real, text).  Any difference (the destination already held other
-  data) rolls the whole copy back and the command exits with status 1.
+  normalised by kind: integer, real, text, bytes).  Any difference (the destination already
+  held other data) rolls the whole copy back and the command exits with status 1.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class Table:
 TABLES: tuple[Table, ...] = (
     Table("users", ("user_id",)),
     Table("chats", ("chat_id",)),
+    Table("dice_seeds", ("seed_id",)),
     Table("games", ("game_id",)),
     Table("moves", ("game_id", "seq")),
     Table("game_messages", ("game_id", "chat_id", "thread_id", "kind")),
@@ -55,9 +56,14 @@ TABLES: tuple[Table, ...] = (
     Table("user_stats", ("user_id", "variant", "vs_ai")),
     Table("ratings", ("user_id", "variant")),
     Table("processed_updates", ("update_id",)),
+    Table("game_clocks", ("game_id",)),
+    Table("game_offers", ("game_id", "kind")),
 )
 
-Column = tuple[str, str]  # (name, kind) with kind "int", "real" or "text"
+#: Tables whose ids PostgreSQL generates: its sequence must move past the copied ids.
+IDENTITIES = (("games", "game_id"), ("dice_seeds", "seed_id"))
+
+Column = tuple[str, str]  # (name, kind) with kind "int", "real", "text" or "blob"
 Row = tuple[Any, ...]
 
 
@@ -91,7 +97,7 @@ class TableReport:
 
 
 def _normalise(kinds: Sequence[str]) -> Callable[[Row], Row]:
-    casts = [{"int": int, "real": float, "text": str}[kind] for kind in kinds]
+    casts = [{"int": int, "real": float, "text": str, "blob": bytes}[kind] for kind in kinds]
 
     def normalise(row: Row) -> Row:
         return tuple(None if v is None else cast(v) for cast, v in zip(casts, row, strict=True))
@@ -101,7 +107,7 @@ def _normalise(kinds: Sequence[str]) -> Callable[[Row], Row]:
 
 class Digest:
     """Row count and SHA-256 of a table's rows in key order (``repr`` of normalised tuples,
-    which is exact for integers, text and floats)."""
+    which is exact for integers, text, bytes and floats)."""
 
     def __init__(self, kinds: Sequence[str]) -> None:
         self.rows = 0
@@ -137,7 +143,7 @@ class Side(Protocol):
 # -- SQLite --------------------------------------------------------------------------------------
 
 
-_SQLITE_KINDS = {"INTEGER": "int", "REAL": "real", "TEXT": "text"}
+_SQLITE_KINDS = {"INTEGER": "int", "REAL": "real", "TEXT": "text", "BLOB": "blob"}
 
 
 class SqliteSide:
@@ -214,8 +220,14 @@ class SqliteSide:
 # -- PostgreSQL ----------------------------------------------------------------------------------
 
 
-_PG_KINDS = {"bigint": "int", "smallint": "int", "integer": "int", "double precision": "real"}
-_PG_KINDS["text"] = "text"
+_PG_KINDS = {
+    "bigint": "int",
+    "smallint": "int",
+    "integer": "int",
+    "double precision": "real",
+    "text": "text",
+    "bytea": "blob",
+}
 
 
 class PostgresSide:
@@ -291,11 +303,12 @@ class PostgresSide:
         return int(status.split()[-1])  # "INSERT 0 <count>"
 
     async def finish(self) -> None:
-        # Games copied with their ids: new games must be numbered after them.
-        await self._conn.execute(
-            "SELECT setval(pg_get_serial_sequence('games', 'game_id'), "
-            "COALESCE(MAX(game_id), 0) + 1, false) FROM games"
-        )
+        # Rows copied with their ids: new ones must be numbered after them.
+        for table, column in IDENTITIES:
+            await self._conn.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                f"COALESCE(MAX({column}), 0) + 1, false) FROM {table}"
+            )
 
     async def end(self, *, commit: bool) -> None:
         if self._transaction is not None:

@@ -20,15 +20,31 @@ from types import ModuleType
 from typing import Any
 
 from storage.base import UNSET, Storage
-from storage.checks import check_moves, check_new_game, check_result, check_score, check_state
+from storage.checks import (
+    check_clock,
+    check_dice,
+    check_dice_seed,
+    check_moves,
+    check_new_game,
+    check_result,
+    check_score,
+    check_state,
+)
 from storage.errors import NotFoundError
 from storage.models import (
     INITIAL_RATING,
+    AbandonOffer,
     AcceptedInvitation,
     Chat,
     ChatType,
+    ClockEvent,
+    ClockUpdate,
+    DiceRolls,
+    DiceSeed,
+    EndReason,
     FinishedGame,
     Game,
+    GameClock,
     GameMessage,
     GameResult,
     GameStatus,
@@ -46,19 +62,26 @@ from storage.models import (
 )
 from storage.sqlite.rows import (
     CHAT_COLUMNS,
+    CLOCK_COLUMNS,
+    DICE_SEED_COLUMNS,
     GAME_COLUMNS,
     INVITATION_COLUMNS,
     MESSAGE_COLUMNS,
     MOVE_COLUMNS,
+    OFFER_COLUMNS,
     RATING_COLUMNS,
     STATS_COLUMNS,
     USER_COLUMNS,
     chat_from_row,
+    clock_from_row,
+    dice_seed_from_row,
     dump_options,
+    from_us_or_none,
     game_from_row,
     invitation_from_row,
     message_from_row,
     move_from_row,
+    offer_from_row,
     rating_from_row,
     stats_from_row,
     to_us,
@@ -76,8 +99,11 @@ class SqlRepository(Storage):
     """:class:`Storage` in terms of a statement reader, a transaction runner and a module of
     transaction bodies."""
 
-    #: The backend's module of transaction bodies (``storage.<backend>.writes``).
+    #: The backend's modules of transaction bodies: ``storage.<backend>.writes``, and the move
+    #: clocks' and dice seeds' steps (``.clocks``, ``.dice``).
     _tx: ModuleType
+    _tx_clocks: ModuleType
+    _tx_dice: ModuleType
     _clock: Clock
 
     @abc.abstractmethod
@@ -154,6 +180,8 @@ class SqlRepository(Storage):
         moves: Sequence[NewMove] = (),
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
+        dice: DiceRolls | None = None,
+        clock: ClockUpdate | None = None,
     ) -> Game:
         check_state(state)
         checked_moves = check_moves(moves)
@@ -167,6 +195,8 @@ class SqlRepository(Storage):
             score,
             update_id,
             self._now(),
+            check_dice(dice),
+            check_clock(clock),
         )
 
     async def finish_game(
@@ -179,6 +209,7 @@ class SqlRepository(Storage):
         moves: Sequence[NewMove] = (),
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
+        dice: DiceRolls | None = None,
     ) -> FinishedGame:
         check_state(state)
         checked_result = check_result(result)
@@ -194,6 +225,7 @@ class SqlRepository(Storage):
             score,
             update_id,
             self._now(),
+            check_dice(dice),
         )
 
     async def abandon_game(
@@ -203,12 +235,91 @@ class SqlRepository(Storage):
         state: str | None = None,
         *,
         update_id: int | None = None,
+        reason: EndReason | str | None = None,
     ) -> Game:
         if state is not None:
             check_state(state)
+        why = None if reason is None else EndReason(reason)
+        if why is EndReason.TIMEOUT:
+            raise ValueError("a timeout ends a game with a result: use claim_timeout")
         return await self._write(
-            self._tx.abandon_game, game_id, expected_version, state, update_id, self._now()
+            self._tx.abandon_game, game_id, expected_version, state, update_id, self._now(), why
         )
+
+    # -- move clocks, ending without play, provably fair dice ---------------------------------
+
+    async def fire_clock_event(
+        self, game_id: int, game_version: int, event: ClockEvent | str
+    ) -> GameClock | None:
+        kind = ClockEvent(event)
+        if kind is ClockEvent.ABANDON:
+            raise ValueError("abandonment ends the game: use abandon_inactive")
+        return await self._write(self._tx_clocks.fire, game_id, game_version, kind, self._now())
+
+    async def abandon_inactive(self, game_id: int, game_version: int) -> Game | None:
+        return await self._write(self._tx.fire_abandon, game_id, game_version, self._now())
+
+    async def claim_timeout(
+        self,
+        game_id: int,
+        expected_version: int,
+        claimant_id: int,
+        state: str,
+        result: GameResult,
+        *,
+        moves: Sequence[NewMove] = (),
+        score: tuple[int, int] | None = None,
+        update_id: int | None = None,
+    ) -> FinishedGame:
+        check_state(state)
+        checked_result = check_result(result)
+        checked_moves = check_moves(moves)
+        check_score(score)
+        return await self._write(
+            self._tx.claim_timeout,
+            game_id,
+            expected_version,
+            claimant_id,
+            state,
+            checked_result,
+            checked_moves,
+            score,
+            update_id,
+            self._now(),
+        )
+
+    async def offer_abandon(
+        self, game_id: int, user_id: int, expected_version: int
+    ) -> AbandonOffer:
+        return await self._write(
+            self._tx.offer_abandon, game_id, user_id, expected_version, self._now()
+        )
+
+    async def withdraw_abandon_offer(self, game_id: int, user_id: int) -> bool:
+        return await self._write(self._tx.withdraw_offer, game_id, user_id)
+
+    async def accept_abandon(
+        self, game_id: int, user_id: int, expected_version: int, *, update_id: int | None = None
+    ) -> Game:
+        return await self._write(
+            self._tx.accept_abandon, game_id, user_id, expected_version, update_id, self._now()
+        )
+
+    async def create_dice_seed(
+        self, commitment: str, server_seed: bytes, client_seeds: Sequence[str] = ()
+    ) -> DiceSeed:
+        seeds = check_dice_seed(commitment, server_seed, client_seeds)
+        return await self._write(
+            self._tx_dice.insert_seed, commitment, server_seed, seeds, self._now()
+        )
+
+    async def add_client_seed(self, seed_id: int, client_seed: str) -> DiceSeed:
+        if not isinstance(client_seed, str) or not client_seed:
+            raise ValueError("a client seed is non-empty text")
+        return await self._write(self._tx_dice.add_client_seed, seed_id, client_seed)
+
+    async def reveal_dice_seed(self, seed_id: int) -> DiceSeed:
+        return await self._write(self._tx_dice.reveal, seed_id, self._now())
 
     # -- board messages -----------------------------------------------------------------------
 
@@ -256,6 +367,7 @@ class SqlRepository(Storage):
             dump_options(new.options),
             to_us(new.expires_at),
             self._now(),
+            new.dice_seed_id,
         )
 
     async def accept_invitation(
@@ -472,3 +584,58 @@ class SqlRepository(Storage):
             )
             for rank, row in enumerate(rows, start=1)
         ]
+
+    # -- move clocks, offers, dice seeds ------------------------------------------------------
+
+    async def get_clock(self, game_id: int) -> GameClock | None:
+        row = await self._fetch_one(
+            f"SELECT {CLOCK_COLUMNS} FROM game_clocks WHERE game_id = ?", (game_id,)
+        )
+        return None if row is None else clock_from_row(row)
+
+    async def next_clock_due(self) -> datetime | None:
+        row = await self._fetch_one(
+            "SELECT next_due_at FROM game_clocks WHERE next_due_at IS NOT NULL "
+            "ORDER BY next_due_at LIMIT 1",
+            (),
+        )
+        return None if row is None else from_us_or_none(row["next_due_at"])
+
+    async def due_clocks(self, now: datetime | None = None, *, limit: int = 100) -> list[GameClock]:
+        moment = self._now() if now is None else to_us(now)
+        rows = await self._fetch_all(
+            f"SELECT {CLOCK_COLUMNS} FROM game_clocks "
+            "WHERE next_due_at IS NOT NULL AND next_due_at <= ? ORDER BY next_due_at LIMIT ?",
+            (moment, limit),
+        )
+        return [clock_from_row(row) for row in rows]
+
+    async def get_abandon_offer(self, game_id: int) -> AbandonOffer | None:
+        row = await self._fetch_one(
+            f"SELECT {', '.join('o.' + c for c in OFFER_COLUMNS.split(', '))} "
+            "FROM game_offers AS o JOIN games AS g ON g.game_id = o.game_id "
+            "WHERE o.game_id = ? AND o.kind = 'abandon' AND o.game_version = g.version "
+            "AND g.status = 'active'",
+            (game_id,),
+        )
+        return None if row is None else offer_from_row(row)
+
+    async def get_dice_seed(self, seed_id: int) -> DiceSeed:
+        row = await self._fetch_one(
+            f"SELECT {DICE_SEED_COLUMNS}, "
+            "CASE WHEN revealed_at IS NULL THEN NULL ELSE server_seed END AS revealed_seed "
+            "FROM dice_seeds WHERE seed_id = ?",
+            (seed_id,),
+        )
+        if row is None:
+            raise NotFoundError("dice seed", seed_id)
+        secret = row["revealed_seed"]
+        return dice_seed_from_row(row, None if secret is None else bytes(secret))
+
+    async def get_dice_secret(self, seed_id: int) -> bytes:
+        row = await self._fetch_one(
+            "SELECT server_seed FROM dice_seeds WHERE seed_id = ?", (seed_id,)
+        )
+        if row is None:
+            raise NotFoundError("dice seed", seed_id)
+        return bytes(row["server_seed"])

@@ -25,7 +25,7 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 import asyncpg
 
 from storage.errors import ConstraintError, DatabaseError, StorageError
-from storage.postgres import writes
+from storage.postgres import clocks, dice, writes
 from storage.postgres.migrations import check_openable, migrate
 from storage.repository import Clock, SqlRepository
 from storage.settings import is_postgres_url, redact
@@ -83,6 +83,8 @@ class PostgresStorage(SqlRepository):
     """:class:`Storage` in a PostgreSQL database.  Create it with :meth:`open`."""
 
     _tx = writes
+    _tx_clocks = clocks
+    _tx_dice = dice
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock | None = None) -> None:
         self._pool = pool

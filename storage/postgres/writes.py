@@ -31,20 +31,26 @@ import asyncpg
 from storage import rating as elo
 from storage.errors import (
     ActiveGameExistsError,
+    ClaimRefusedError,
     DuplicateUpdateError,
     GameNotActiveError,
     InvitationExpiredError,
     InvitationNotForYouError,
     InvitationNotPendingError,
     NotFoundError,
+    OfferError,
     StaleVersionError,
 )
 from storage.models import (
     INITIAL_RATING,
+    AbandonOffer,
     AcceptedInvitation,
     Chat,
     ChatType,
+    ClockUpdate,
     Colour,
+    DiceRolls,
+    EndReason,
     FinishedGame,
     Game,
     GameMessage,
@@ -57,20 +63,25 @@ from storage.models import (
     User,
     Variant,
 )
+from storage.postgres import clocks, dice
 from storage.sqlite.rows import (
     CHAT_COLUMNS,
+    CLOCK_COLUMNS,
     GAME_COLUMNS,
     INVITATION_COLUMNS,
     MESSAGE_COLUMNS,
     MOVE_COLUMNS,
+    OFFER_COLUMNS,
     STAT_COUNTERS,
     STATS_COLUMNS,
     USER_COLUMNS,
     chat_from_row,
+    clock_from_row,
     dump_options,
     game_from_row,
     invitation_from_row,
     message_from_row,
+    offer_from_row,
     statistics_increments,
     to_us,
     user_from_row,
@@ -186,8 +197,8 @@ async def insert_game(conn: Conn, new: NewGame, variant: Variant, now: int) -> G
             row = await conn.fetchrow(
                 "INSERT INTO games (variant, status, chat_id, thread_id, white_user_id, "
                 "black_user_id, ai_level, match_length, options_json, state, version, "
-                "move_count, created_at, updated_at) "
-                "VALUES ($1, 'active', $2, $3, $4, $5, $6, $7, $8, $9, 1, 0, $10, $10) "
+                "move_count, created_at, updated_at, dice_seed_id) "
+                "VALUES ($1, 'active', $2, $3, $4, $5, $6, $7, $8, $9, 1, 0, $10, $10, $11) "
                 f"RETURNING {GAME_COLUMNS}",
                 variant.value,
                 new.chat_id,
@@ -199,6 +210,7 @@ async def insert_game(conn: Conn, new: NewGame, variant: Variant, now: int) -> G
                 dump_options(new.options),
                 new.state,
                 now,
+                new.dice_seed_id,
             )
     except asyncpg.UniqueViolationError as exc:
         if exc.constraint_name != "games_one_active_per_topic":
@@ -207,7 +219,11 @@ async def insert_game(conn: Conn, new: NewGame, variant: Variant, now: int) -> G
         # (the unique index made us wait for it), so it is visible now.
         winner = await _active_game_id(conn, new.chat_id, new.thread_id)
         raise ActiveGameExistsError(new.chat_id, new.thread_id, winner) from exc
-    return game_from_row(row)
+    game = game_from_row(row)
+    await dice.append_dice(conn, game.dice_seed_id, new.dice)
+    if new.clock is not None:
+        await clocks.set_clock(conn, game.game_id, game.version, new.clock, now)
+    return game
 
 
 async def _write_game(
@@ -243,7 +259,9 @@ async def _write_game(
         *extra_params,
     )
     if row is not None:
-        return game_from_row(row)
+        game = game_from_row(row)
+        await clocks.follow_version(conn, game.game_id, game.version)
+        return game
     current = await conn.fetchrow("SELECT version, status FROM games WHERE game_id = $1", game_id)
     if current is None:
         raise NotFoundError("game", game_id)
@@ -286,6 +304,8 @@ async def save_game(
     score: tuple[int, int] | None,
     update_id: int | None,
     now: int,
+    drawn: DiceRolls | None = None,
+    clock: ClockUpdate | None = None,
 ) -> Game:
     await _claim_update(conn, update_id, now)
     game = await _write_game(
@@ -298,6 +318,9 @@ async def save_game(
         now=now,
     )
     await _append_moves(conn, game, moves, now)
+    await dice.append_dice(conn, game.dice_seed_id, drawn)
+    if clock is not None:
+        await clocks.set_clock(conn, game.game_id, game.version, clock, now)
     return game
 
 
@@ -311,6 +334,8 @@ async def finish_game(
     score: tuple[int, int] | None,
     update_id: int | None,
     now: int,
+    drawn: DiceRolls | None = None,
+    end_reason: EndReason | None = None,
 ) -> FinishedGame:
     await _claim_update(conn, update_id, now)
     game = await _write_game(
@@ -322,11 +347,19 @@ async def finish_game(
         score=score,
         now=now,
         extra_assignments=(
-            ", status = 'finished', winner = $8, result_kind = $9, points = $10, finished_at = $7"
+            ", status = 'finished', winner = $8, result_kind = $9, points = $10, "
+            "finished_at = $7, end_reason = $11"
         ),
-        extra_params=(result.winner.value, result.kind.value, result.points),
+        extra_params=(
+            result.winner.value,
+            result.kind.value,
+            result.points,
+            None if end_reason is None else end_reason.value,
+        ),
     )
     await _append_moves(conn, game, moves, now)
+    await dice.append_dice(conn, game.dice_seed_id, drawn)
+    await clocks.drop(conn, game.game_id)
     await _record_statistics(conn, game, result)
     if game.vs_ai:
         return FinishedGame(game=game, rating_changes=())
@@ -406,9 +439,10 @@ async def abandon_game(
     state: str | None,
     update_id: int | None,
     now: int,
+    reason: EndReason | None = None,
 ) -> Game:
     await _claim_update(conn, update_id, now)
-    return await _write_game(
+    game = await _write_game(
         conn,
         game_id,
         expected_version,
@@ -416,7 +450,155 @@ async def abandon_game(
         added_moves=0,
         score=None,
         now=now,
-        extra_assignments=", status = 'abandoned', finished_at = $7",
+        extra_assignments=", status = 'abandoned', finished_at = $7, end_reason = $8",
+        extra_params=(None if reason is None else reason.value,),
+    )
+    await clocks.drop(conn, game.game_id)
+    return game
+
+
+# -- move clocks and ending without play ---------------------------------------------------------
+
+
+async def _locked_game(conn: Conn, game_id: int) -> Game:
+    """The game row, locked until the transaction ends: the checks below are made on the
+    version no other writer can change before this transaction's own write."""
+    row = await conn.fetchrow(
+        f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = $1 FOR UPDATE", game_id
+    )
+    if row is None:
+        raise NotFoundError("game", game_id)
+    return game_from_row(row)
+
+
+async def claim_timeout(
+    conn: Conn,
+    game_id: int,
+    expected_version: int,
+    claimant_id: int,
+    state: str,
+    result: GameResult,
+    moves: Sequence[NewMove],
+    score: tuple[int, int] | None,
+    update_id: int | None,
+    now: int,
+) -> FinishedGame:
+    """The waiting player claims a game whose move clock ran out (as in the SQLite body): the
+    checks and the finish in one transaction, on the locked game row."""
+    game = await _locked_game(conn, game_id)
+    if game.status.value != "active":
+        raise GameNotActiveError(game_id, game.status.value)
+    if game.version != expected_version:
+        raise StaleVersionError(game_id, expected_version, game.version)
+    row = await conn.fetchrow(
+        f"SELECT {CLOCK_COLUMNS} FROM game_clocks WHERE game_id = $1", game_id
+    )
+    clock = None if row is None else clock_from_row(row)
+    if game.colour_of(claimant_id) is None:
+        raise ClaimRefusedError(game_id, "not_a_player")
+    if clock is None or clock.deadline_at is None:
+        raise ClaimRefusedError(game_id, "no_clock")
+    if claimant_id == clock.on_clock_user_id:
+        raise ClaimRefusedError(game_id, "on_clock")
+    if to_us(clock.deadline_at) > now:
+        raise ClaimRefusedError(game_id, "not_expired")
+    if game.user_id_of(result.winner) != claimant_id:
+        raise ValueError("a timeout claim is won by the claimant")
+    return await finish_game(
+        conn,
+        game_id,
+        expected_version,
+        state,
+        result,
+        moves,
+        score,
+        update_id,
+        now,
+        end_reason=EndReason.TIMEOUT,
+    )
+
+
+async def fire_abandon(conn: Conn, game_id: int, game_version: int, now: int) -> Game | None:
+    """Close a game nobody has touched for the abandonment period, exactly once: None if it
+    was already closed, moved on, or is not due yet (of two schedulers, the second waits for
+    the game row's lock, then finds it closed)."""
+    try:
+        await _locked_game(conn, game_id)
+    except NotFoundError:
+        return None
+    due = await conn.fetchval(
+        "SELECT 1 FROM game_clocks JOIN games USING (game_id) WHERE game_id = $1 "
+        "AND game_clocks.game_version = $2 AND games.version = $2 AND games.status = 'active' "
+        "AND abandon_at IS NOT NULL AND abandon_at <= $3",
+        game_id,
+        game_version,
+        now,
+    )
+    if due is None:
+        return None
+    return await abandon_game(conn, game_id, game_version, None, None, now, EndReason.INACTIVE)
+
+
+async def offer_abandon(
+    conn: Conn, game_id: int, user_id: int, expected_version: int, now: int
+) -> AbandonOffer:
+    """A player offers to abandon the game; the offer lapses with the next write of the game."""
+    game = await _locked_game(conn, game_id)
+    if game.status.value != "active":
+        raise GameNotActiveError(game_id, game.status.value)
+    if game.version != expected_version:
+        raise StaleVersionError(game_id, expected_version, game.version)
+    if game.colour_of(user_id) is None:
+        raise OfferError(game_id, "not_a_player")
+    row = await conn.fetchrow(
+        "INSERT INTO game_offers (game_id, kind, offered_by, game_version, created_at) "
+        "VALUES ($1, 'abandon', $2, $3, $4) ON CONFLICT (game_id, kind) DO UPDATE SET "
+        "offered_by = excluded.offered_by, game_version = excluded.game_version, "
+        f"created_at = excluded.created_at RETURNING {OFFER_COLUMNS}",
+        game_id,
+        user_id,
+        game.version,
+        now,
+    )
+    return offer_from_row(row)
+
+
+async def withdraw_offer(conn: Conn, game_id: int, user_id: int) -> bool:
+    """Either player withdraws (offerer) or declines (opponent) the offer; True if one stood."""
+    game = await _locked_game(conn, game_id)
+    if game.colour_of(user_id) is None:
+        raise OfferError(game_id, "not_a_player")
+    deleted = await conn.fetchval(
+        "DELETE FROM game_offers WHERE game_id = $1 AND kind = 'abandon' RETURNING game_id",
+        game_id,
+    )
+    return deleted is not None
+
+
+async def accept_abandon(
+    conn: Conn,
+    game_id: int,
+    user_id: int,
+    expected_version: int,
+    update_id: int | None,
+    now: int,
+) -> Game:
+    """The other player accepts a standing offer made at this very version: the game is
+    abandoned by agreement, with no statistics or rating change."""
+    game = await _locked_game(conn, game_id)
+    if game.colour_of(user_id) is None:
+        raise OfferError(game_id, "not_a_player")
+    row = await conn.fetchrow(
+        f"SELECT {OFFER_COLUMNS} FROM game_offers WHERE game_id = $1 AND kind = 'abandon'",
+        game_id,
+    )
+    offer = None if row is None else offer_from_row(row)
+    if offer is None or offer.game_version != game.version:
+        raise OfferError(game_id, "no_offer")
+    if offer.offered_by == user_id:
+        raise OfferError(game_id, "own_offer")
+    return await abandon_game(
+        conn, game_id, expected_version, None, update_id, now, EndReason.AGREEMENT
     )
 
 
@@ -478,12 +660,13 @@ async def insert_invitation(
     options_json: str,
     expires_at: int,
     now: int,
+    dice_seed_id: int | None = None,
 ) -> Invitation:
     await _require(conn, user_ids=(inviter_id, invitee_id), chat_id=chat_id)
     row = await conn.fetchrow(
         "INSERT INTO invitations (token, inviter_id, invitee_id, chat_id, thread_id, variant, "
-        "match_length, options_json, state, created_at, expires_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10) "
+        "match_length, options_json, state, created_at, expires_at, dice_seed_id) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11) "
         f"RETURNING {INVITATION_COLUMNS}",
         token,
         inviter_id,
@@ -495,6 +678,7 @@ async def insert_invitation(
         options_json,
         now,
         expires_at,
+        dice_seed_id,
     )
     return invitation_from_row(row)
 

@@ -18,7 +18,7 @@ import aiosqlite
 
 from storage.repository import Clock, SqlRepository
 from storage.settings import database_path
-from storage.sqlite import writes
+from storage.sqlite import clocks, dice, writes
 from storage.sqlite.connections import (
     DEFAULT_BUSY_TIMEOUT_MS,
     DEFAULT_SYNCHRONOUS,
@@ -39,6 +39,8 @@ class SqliteStorage(SqlRepository):
     """:class:`Storage` in one SQLite file.  Create it with :meth:`open`."""
 
     _tx = writes
+    _tx_clocks = clocks
+    _tx_dice = dice
 
     def __init__(self, pool: ConnectionPool, clock: Clock | None = None) -> None:
         self._pool = pool

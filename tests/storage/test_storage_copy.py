@@ -3,9 +3,11 @@ idempotent; and a PostgreSQL store's backup (the same copy, the other way)."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -13,7 +15,9 @@ import asyncpg
 import pytest
 
 from storage import (
+    ClockUpdate,
     Colour,
+    DiceRolls,
     GameResult,
     NewInvitation,
     NewMove,
@@ -59,6 +63,20 @@ async def fill(store: Storage, clock: FakeClock) -> None:
         NewInvitation(BORIS, "long", clock.now + timedelta(hours=1), invitee_id=CARMEN)
     )
     await store.mark_update_processed(42)
+    # provably fair dice (a secret that must come across byte for byte), a move clock, an offer
+    secret = bytes(range(32))
+    seed = await store.create_dice_seed(hashlib.sha256(secret).hexdigest(), secret, ["alice"])
+    await store.add_client_seed(seed.seed_id, "carmen")
+    soon = clock.now + timedelta(hours=1)
+    clocked = await store.create_game(
+        replace(
+            new_game(CARMEN, BORIS, thread_id=7),
+            dice_seed_id=seed.seed_id,
+            dice=DiceRolls(0, (6, 5)),
+            clock=ClockUpdate(1, CARMEN, soon, soon + timedelta(hours=1), soon + timedelta(days=1)),
+        )
+    )
+    await store.offer_abandon(clocked.game_id, BORIS, clocked.version)
 
 
 def run_copy(source: str, destination: str) -> subprocess.CompletedProcess[str]:
@@ -86,6 +104,9 @@ async def snapshot(store: Storage) -> dict[str, object]:
         "ratings": [await store.get_rating(u, "long") for u in (ALICE, BORIS)],
         "board": await store.leaderboard("long", chat_id=GROUP),
         "invitations": [await store.list_invitations(u) for u in (ALICE, BORIS)],
+        "clocks": [await store.get_clock(g) for g in games],
+        "offers": [await store.get_abandon_offer(g) for g in games],
+        "seeds": [await store.get_dice_seed(1), await store.get_dice_secret(1)],
     }
 
 
@@ -123,6 +144,10 @@ async def test_sqlite_to_postgres_copy_is_whole_verified_and_idempotent(
         fresh = await copy.create_game(new_game(ALICE, BORIS))
         assert fresh.game_id > newest
         assert not await copy.mark_update_processed(41)  # processed updates came along
+        seed = await copy.create_dice_seed("0" * 64, bytes(32))
+        assert seed.seed_id == 2  # the seed ids too
+        clocked = await copy.get_clock(max(expected["games"]))  # type: ignore[type-var]
+        assert clocked is not None and clocked.on_clock_user_id == CARMEN
 
 
 async def test_a_destination_holding_other_rows_is_refused_and_left_alone(
