@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import pytest
@@ -223,24 +222,31 @@ async def test_a_save_failing_half_way_leaves_nothing(
     """The state update and the move log are one transaction: if anything fails after the
     UPDATE (here: right after the moves were inserted), both are rolled back."""
     game = await people.create_game(new_game())
-    writes = backend.writes
-    real_append = writes._append_moves
+    if backend.name == "sqlite":
+        writes = backend.writes
+        real_append = writes._append_moves
 
-    def append_then_fail(*args: Any) -> Any:
-        outcome = real_append(*args)
-        if not inspect.isawaitable(outcome):
+        def append_then_fail(*args: Any) -> None:
+            real_append(*args)
             raise RuntimeError("power cut in the middle of the save")
 
-        async def then_fail() -> None:
-            await outcome
-            raise RuntimeError("power cut in the middle of the save")
-
-        return then_fail()
-
-    monkeypatch.setattr(writes, "_append_moves", append_then_fail)
-    with pytest.raises(RuntimeError):
+        monkeypatch.setattr(writes, "_append_moves", append_then_fail)
+    else:  # the save is one statement there: the server itself fails after the insert
+        await backend.execute(
+            people,
+            "CREATE FUNCTION power_cut() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'power cut in the middle of the save'; END $$",
+        )
+        await backend.execute(
+            people,
+            "CREATE TRIGGER power_cut AFTER INSERT ON moves "
+            "FOR EACH ROW EXECUTE FUNCTION power_cut()",
+        )
+    with pytest.raises(Exception, match="power cut in the middle of the save"):
         await people.save_game(game.game_id, 1, "half", moves=[move(1)], update_id=9)
     monkeypatch.undo()
+    if backend.name == "postgresql":
+        await backend.execute(people, "DROP TRIGGER power_cut ON moves")
 
     assert await people.get_game(game.game_id) == game
     assert await people.get_moves(game.game_id) == []
