@@ -190,8 +190,11 @@ class PostgresStorage(SqlRepository):
         for attempt in range(TRANSIENT_RETRIES + 1):
             try:
                 with translate_errors():
-                    async with self._pool.acquire() as conn, conn.transaction():
-                        return await body(conn, *args, **kwargs)
+                    async with self._pool.acquire() as conn:
+                        if getattr(body, "own_transaction", False):
+                            return await body(conn, *args, **kwargs)
+                        async with conn.transaction():
+                            return await body(conn, *args, **kwargs)
             except DatabaseError as exc:
                 transient = isinstance(
                     exc.__cause__, (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)

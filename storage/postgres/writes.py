@@ -23,8 +23,9 @@ COMMITTED, so the bodies lock what they read before deciding on it:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+import functools
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 
@@ -88,6 +89,8 @@ from storage.sqlite.rows import (
 )
 
 Conn = asyncpg.Connection
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 def marks(count: int, start: int = 1) -> str:
@@ -302,6 +305,14 @@ async def _write_game(
     raise GameNotActiveError(game_id, current["status"])
 
 
+def own_transaction(body: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Mark a body that opens its transaction itself (or needs none): the store runs it on a
+    plain pooled connection."""
+    body.own_transaction = True  # type: ignore[attr-defined]
+    return body
+
+
+@own_transaction
 async def save_game(
     conn: Conn,
     game_id: int,
@@ -314,7 +325,10 @@ async def save_game(
     drawn: DiceRolls | None = None,
     clock: ClockUpdate | None = None,
 ) -> Game:
-    game = await _write_game(
+    """The tap's write.  Without dice or a clock it is the one statement of
+    :func:`_write_game`, atomic by itself, so no ``BEGIN`` / ``COMMIT`` round trips."""
+    write = functools.partial(
+        _write_game,
         conn,
         game_id,
         expected_version,
@@ -324,9 +338,13 @@ async def save_game(
         update_id=update_id,
         now=now,
     )
-    await dice.append_dice(conn, game.dice_seed_id, drawn)
-    if clock is not None:
-        await clocks.set_clock(conn, game.game_id, game.version, clock, now)
+    if drawn is None and clock is None:
+        return await write()
+    async with conn.transaction():
+        game = await write()
+        await dice.append_dice(conn, game.dice_seed_id, drawn)
+        if clock is not None:
+            await clocks.set_clock(conn, game.game_id, game.version, clock, now)
     return game
 
 
