@@ -121,6 +121,8 @@ class SqlRepository(Storage):
     def _now(self) -> int:
         return to_us(self._clock())
 
+    # == writes =================================================================================
+
     # -- users and chats ----------------------------------------------------------------------
 
     async def upsert_user(

@@ -1,7 +1,8 @@
 """The SQLite implementation of :class:`storage.base.Storage`.
 
-The async methods here check their arguments, read the clock, and then either read through the
-aiosqlite reader pool or hand a whole transaction from :mod:`storage.sqlite.writes` to the
+The methods themselves are :class:`storage.repository.SqlRepository`'s (shared with the
+PostgreSQL backend); this class opens the file, reads through the aiosqlite reader pool, and
+hands each whole transaction from :mod:`storage.sqlite.writes` (``clocks``, ``dice``) to the
 writer thread (see :mod:`storage.sqlite.connections` for why writes work that way).
 """
 
@@ -29,10 +30,6 @@ from storage.sqlite.connections import (
 from storage.sqlite.migrations import check_openable, migrate
 
 Row = sqlite3.Row
-
-# ---------------------------------------------------------------------------------------------
-# The repository
-# ---------------------------------------------------------------------------------------------
 
 
 class SqliteStorage(SqlRepository):
