@@ -1,13 +1,15 @@
 """The PostgreSQL implementation of :class:`storage.base.Storage` (asyncpg).
 
 Reads are single statements on a pooled connection.  Each write is one transaction body from
-:mod:`storage.postgres.writes`, run on one pooled connection from ``BEGIN`` to ``COMMIT``.
-Both run in a task of their own, shielded from the caller's cancellation, so a caller that
-gives up (a handler timed out, the bot is stopping) never leaves a transaction half-sent: it
-commits or rolls back whole, and :meth:`PostgresStorage.close` waits for it, as the SQLite
-writer thread does.  A transaction the server aborted to break a deadlock or a serialisation
-conflict is run again (the server guarantees it left nothing); any other failure is raised,
-never retried, because a lost connection does not tell whether its COMMIT arrived.
+:mod:`storage.postgres.writes` (``clocks``, ``dice``), run on one pooled connection from
+``BEGIN`` to ``COMMIT`` (a body marked ``own_transaction`` decides itself: a save without dice
+or clock is one statement and needs no ``BEGIN``).  Reads and writes run in a task of their
+own, shielded from the caller's cancellation, so a caller that gives up (a handler timed out,
+the bot is stopping) never leaves a transaction half-sent: it commits or rolls back whole, and
+:meth:`PostgresStorage.close` waits for it, as the SQLite writer thread does.  A transaction
+the server aborted to break a deadlock or a serialisation conflict is run again (the server
+guarantees it left nothing); any other failure is raised, never retried, because a lost
+connection does not tell whether its COMMIT arrived.
 """
 
 from __future__ import annotations
@@ -177,7 +179,8 @@ class PostgresStorage(SqlRepository):
             task.exception()  # retrieved: a caller that gave up is not told, nor is the log
 
     async def settle(self) -> None:
-        """Wait for the statements of callers that were cancelled to finish."""
+        """Wait until every statement started so far has finished, those of callers that were
+        cancelled included."""
         while self._running:
             await asyncio.gather(*self._running, return_exceptions=True)
 
