@@ -4,6 +4,7 @@
                                                             # 50,000 commits, 16 tasks
     python benchmarks/storage_bench.py --sweep              # + tasks/readers/synchronous table
     python benchmarks/storage_bench.py --games 100 --commits 2000   # a quick look
+    python benchmarks/storage_bench.py --claim separate --no-group  # one way of a tap, see below
     python benchmarks/storage_bench.py --database postgresql://user:pw@host/db   # PostgreSQL
     python benchmarks/storage_bench.py --database temporary     # a throw-away local PostgreSQL
 
@@ -18,6 +19,12 @@ task plays its own share of the games, as players do (a game is only touched by 
 players), so this measures the store, not conflicts; conflicts are tested in
 tests/storage/test_storage_concurrency.py.  Latency is measured per load-and-save, from before
 the load to after the save returned (committed).
+
+How a tap claims its Telegram update (``--claim``): ``inside`` (the default, what the bot does)
+passes ``update_id`` to ``save_game``, so the claim and the save are one transaction, one fsync;
+``separate`` claims it first with ``mark_update_processed`` (its own transaction and fsync, the
+bot's older way); ``none`` saves without a claim.  ``--no-group`` commits every transaction on
+its own (the writer's group commit off), to see what group commit earns.
 
 After the commit phase every game is finished (statistics and ratings in the same transaction),
 the store is closed (which checkpoints the WAL into the file), and the file size gives the
@@ -56,6 +63,8 @@ class Figures:
     tasks: int
     readers: int
     synchronous: str
+    claim: str
+    group: bool
     seconds: float
     cpu_ms_per_commit: float
     load_average: float
@@ -171,6 +180,8 @@ async def run(
     synchronous: str,
     state_bytes: int,
     postgres: Postgres | None = None,
+    claim: str = "inside",
+    group: bool = True,
 ) -> Figures:
     path = directory / f"bench-{tasks}-{readers}-{synchronous}.sqlite3"
     store: Storage
@@ -182,6 +193,8 @@ async def run(
             readers=readers,
             synchronous=synchronous,  # type: ignore[arg-type]
         )
+        if not group:
+            store._pool.writer.MAX_GROUP = 1  # one transaction per commit (benchmark only)
     else:
         from storage.postgres import PostgresStorage
 
@@ -217,6 +230,7 @@ async def run(
             make_state(variant_no, turn, state_bytes)
     latencies: list[float] = []
     per_task = [commits // tasks + (1 if t < commits % tasks else 0) for t in range(tasks)]
+    update_ids = iter(range(1, commits + 1))
 
     async def player(task: int) -> None:
         mine = game_ids[task::tasks] or game_ids
@@ -231,8 +245,15 @@ async def run(
                 "24/18 13/8",
                 f"pos{game_id:05d}{turn:04d}xxxx",
             )
+            update_id = next(update_ids) if claim != "none" else None
+            if claim == "separate":
+                assert update_id is not None and await store.mark_update_processed(update_id)
             await store.save_game(
-                game_id, game.version, make_state(game_id % 8, turn % 64, state_bytes), moves=[move]
+                game_id,
+                game.version,
+                make_state(game_id % 8, turn % 64, state_bytes),
+                moves=[move],
+                update_id=update_id if claim == "inside" else None,
             )
             latencies.append(time.perf_counter() - started)
 
@@ -272,6 +293,8 @@ async def run(
         tasks=tasks,
         readers=readers,
         synchronous=synchronous,
+        claim=claim,
+        group=group,
         seconds=seconds,
         cpu_ms_per_commit=cpu_seconds / len(latencies) * 1000,
         load_average=os.getloadavg()[0],
@@ -310,6 +333,15 @@ async def main() -> int:
     parser.add_argument("--tasks", type=int, default=16, help="concurrent tasks (players)")
     parser.add_argument("--readers", type=int, default=2, help="reader connections")
     parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="FULL")
+    parser.add_argument(
+        "--claim",
+        choices=("inside", "separate", "none"),
+        default="inside",
+        help="how a tap claims its update (see above)",
+    )
+    parser.add_argument(
+        "--no-group", dest="group", action="store_false", help="commit each transaction alone"
+    )
     parser.add_argument("--state-bytes", type=int, default=1200, help="size of a saved state")
     parser.add_argument("--sweep", action="store_true", help="also vary tasks/readers/sync")
     parser.add_argument("--sweep-commits", type=int, default=10_000)
@@ -351,11 +383,14 @@ async def main() -> int:
             synchronous=args.synchronous,
             state_bytes=args.state_bytes,
             postgres=postgres,
+            claim=args.claim,
+            group=args.group,
         )
         print(
             f"\n{main_run.games} games, {main_run.commits} load-and-save commits from "
             f"{main_run.tasks} concurrent tasks in {main_run.seconds:.1f} s "
-            f"(state ~{main_run.state_bytes} B, one move per commit)"
+            f"(state ~{main_run.state_bytes} B, one move per commit; update claimed "
+            f"{main_run.claim}; group commit {'on' if main_run.group else 'off'})"
         )
         print(f"  commits per second      : {main_run.commits_per_second:,.0f}")
         print(f"  load-and-save median    : {main_run.median_ms:.2f} ms")
@@ -394,6 +429,8 @@ async def main() -> int:
                     synchronous=synchronous,
                     state_bytes=args.state_bytes,
                     postgres=postgres,
+                    claim=args.claim,
+                    group=args.group,
                 )
                 print(row(figures), flush=True)
     finally:

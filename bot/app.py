@@ -30,13 +30,12 @@ from bot.boards import Boards, Languages
 from bot.config import Settings
 from bot.drawing import Painter
 from bot.gameplay import ComputerPlayers, GameService
-from bot.handlers import common, fresh, lobby, play, rules, stats
+from bot.handlers import common, fallback, fresh, lobby, play, rules, stats
 from bot.handlers import settings as settings_handlers
-from bot.lazy_schemas import build_hot_schemas
 from bot.middlewares import Context, OncePerUpdate
 from bot.outbox import Outbox
-from bot.session import ApiSession
-from bot.texts import LANGS, t
+from bot.session import AnsweredQueries, ApiSession
+from bot.texts import DEFAULT_LANG, LANGS, t
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +52,7 @@ COMMANDS = (
     "stats",
     "top",
     "rules",
+    "why",
     "settings",
     "lang",
     "cancel",
@@ -113,21 +113,38 @@ def make_dispatcher(
         rules.router,
     )
     dp.include_routers(*(fresh(r) for r in templates))
+    dp.include_router(fallback.make_router())  # a tap nothing above understood
     dp.errors.register(_on_error)
     return dp
 
 
-async def _on_error(event: ErrorEvent) -> bool:
+async def _on_error(event: ErrorEvent, langs: Languages, answered: AnsweredQueries) -> bool:
     """Log the failure and tell the user, briefly, in their language; the game is unchanged
-    because every state change is one storage transaction."""
+    because every state change is one storage transaction.
+
+    A tap is answered only if its handler had not answered it yet (Telegram takes one answer),
+    in the tapping user's language; a message is replied to in the chat's language."""
     log.error("unhandled error in a handler", exc_info=event.exception)
     update = event.update
     with contextlib.suppress(Exception):
         if update.callback_query is not None:
-            await update.callback_query.answer(t("ru", "internal_error"), show_alert=True)
+            query = update.callback_query
+            if query.id not in answered:
+                lang = await _language(langs, query.from_user.id)
+                await query.answer(t(lang, "internal_error"), show_alert=True)
         elif update.message is not None:
-            await update.message.answer(t("ru", "internal_error"))
+            lang = await _language(langs, update.message.chat.id)
+            await update.message.answer(t(lang, "internal_error"))
     return True
+
+
+async def _language(langs: Languages, chat_id: int) -> str:
+    """The chat's language, or the default when even that cannot be read (the failure being
+    handled may be the database's)."""
+    try:
+        return await langs.of_chat(chat_id)
+    except Exception:
+        return DEFAULT_LANG
 
 
 async def build(
@@ -138,7 +155,6 @@ async def build(
     ai_seed: int | None = None,
     outbox: Outbox | None = None,
 ) -> App:
-    build_hot_schemas()
     store = await storage.open_storage(settings.database)
     bot = bot or make_bot(settings)
     outbox = outbox or Outbox()
@@ -153,6 +169,9 @@ async def build(
     await painter.start()
     boards = Boards(bot, store, outbox, games, langs, painter=painter)
     dp = make_dispatcher(store, games, boards, langs, outbox, settings)
+    answered = AnsweredQueries()
+    bot.session.middleware(answered)
+    dp["answered"] = answered
     return App(bot, dp, store, games, boards, outbox, settings)
 
 

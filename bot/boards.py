@@ -24,6 +24,7 @@ from bot.gameplay import GameService, Snapshot
 from bot.outbox import Outbox
 from bot.presenter import BoardView, ChatView, board_view, mention, short_name
 from bot.recent import Recent
+from bot.session import EditCaptionUnread, EditMediaUnread
 from bot.texts import DEFAULT_LANG, h, normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -163,6 +164,7 @@ class Boards:
     ) -> None:
         """Edit every board of the game to show ``snap``; ``pick`` = (chat id, point) shows the
         destinations of a chosen point in that chat."""
+        self.outbox.shown(snap.row.game_id, snap.version)  # older notices are now stale
         targets = await self.targets(snap)
         for target, message_id in targets:
             point = pick[1] if pick is not None and pick[0] == target.chat_id else None
@@ -190,11 +192,13 @@ class Boards:
             message_id,
             point,
             ticket,
-            lambda: self.bot.edit_message_caption(
-                chat_id=target.chat_id,
-                message_id=message_id,
-                caption=bv.caption,
-                reply_markup=bv.keyboard,
+            lambda: self.bot(
+                EditCaptionUnread(
+                    chat_id=target.chat_id,
+                    message_id=message_id,
+                    caption=bv.caption,
+                    reply_markup=bv.keyboard,
+                )
             ),
         )
 
@@ -257,11 +261,13 @@ class Boards:
             message_id,
             point,
             ticket,
-            lambda: self.bot.edit_message_media(
-                media=media,
-                chat_id=target.chat_id,
-                message_id=message_id,
-                reply_markup=bv.keyboard,
+            lambda: self.bot(
+                EditMediaUnread(
+                    media=media,
+                    chat_id=target.chat_id,
+                    message_id=message_id,
+                    reply_markup=bv.keyboard,
+                )
             ),
         )
 
@@ -330,6 +336,7 @@ class Boards:
                     reply_to_message_id=board_id,
                     allow_sending_without_reply=True,
                 ),
+                skip=lambda: self.outbox.moved_on(snap.row.game_id, snap.version),
             )
         except TelegramForbiddenError:
             await self.blocked(snap, target)

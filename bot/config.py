@@ -5,13 +5,21 @@ Nothing is built at import time; the token is a secret value that never reaches 
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_RE = re.compile(r"^\d{3,15}:[A-Za-z0-9_-]{30,64}$")
+
+#: How to get a token, in one line (said whenever the token is missing or wrong).
+BOTFATHER_STEPS = (
+    "get one in Telegram: open @BotFather, send /newbot, choose a name and a username ending "
+    "in 'bot', and copy the token it replies with"
+)
 
 
 class SettingsError(ValueError):
@@ -51,11 +59,12 @@ class Settings(BaseSettings):
     @field_validator("bot_token")
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:
-        if not TOKEN_RE.match(value.get_secret_value().strip()):
-            raise ValueError(
-                "BOT_TOKEN does not look like a token from @BotFather (digits:letters)"
-            )
-        return SecretStr(value.get_secret_value().strip())
+        token = value.get_secret_value().strip()
+        if not token:
+            raise ValueError("is empty")
+        if not TOKEN_RE.match(token):
+            raise ValueError("does not look like a token from @BotFather (digits:letters)")
+        return SecretStr(token)
 
     @model_validator(mode="after")
     def _webhook_pair(self) -> Settings:
@@ -86,8 +95,28 @@ class Settings(BaseSettings):
         return self.database_path
 
 
+def env_file() -> Path:
+    """The absolute path of the ``.env`` file the settings are read from (the working
+    directory's), whether or not it exists."""
+    return Path(str(Settings.model_config.get("env_file") or ".env")).resolve()
+
+
+def where_settings_come_from(name: str) -> str:
+    """Where ``name`` was looked for, for an error message: the environment variable wins over
+    the ``.env`` file, which may not exist."""
+    path = env_file()
+    if name in os.environ:
+        return f"it comes from the environment, which overrides {path}"
+    if path.is_file():
+        return f"set it in {path}"
+    return f"there is no {path}: copy .env.example there and set it"
+
+
 def load_settings(**overrides: object) -> Settings:
-    """Read the settings; turn pydantic's report into one friendly :class:`SettingsError`."""
+    """Read the settings; turn pydantic's report into one friendly :class:`SettingsError`.
+
+    The message names each bad setting, where it was looked for and, for the token, how to get
+    one; it never repeats a value (a token is a secret)."""
     from pydantic import ValidationError
 
     try:
@@ -97,7 +126,11 @@ def load_settings(**overrides: object) -> Settings:
         for err in exc.errors():
             name = str(err["loc"][0]) if err["loc"] else "settings"
             if err["type"] == "missing":
-                problems.append(f"{name} is required (put it in .env, see .env.example)")
+                problem = f"{name} is required: {where_settings_come_from(name)}"
             else:
-                problems.append(f"{name}: {err['msg']}")
+                reason = str(err["msg"]).removeprefix("Value error, ")
+                problem = f"{name} {reason}: {where_settings_come_from(name)}"
+            if name == "BOT_TOKEN":
+                problem += f"; {BOTFATHER_STEPS}"
+            problems.append(problem)
         raise SettingsError("; ".join(problems)) from None

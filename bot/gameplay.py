@@ -50,6 +50,15 @@ class RuleRejection(GameplayError):
         self.reason = reason
 
 
+class NotationRejection(GameplayError):
+    """Typed text that is not a move: carries the engine's error (its code and parameters),
+    worded by the catalog in the reader's language."""
+
+    def __init__(self, error: NotationError) -> None:
+        super().__init__("bad_notation")
+        self.error = error
+
+
 @dataclass(slots=True)
 class Snapshot:
     """A game after an action: what the presenter needs to draw and describe it."""
@@ -430,11 +439,11 @@ class GameService:
             except IllegalMoveError as exc:
                 raise RuleRejection(exc.reason, exc.detail) from None
             except IllegalActionError as exc:
-                if exc.reason is Reason.NOT_YOUR_TURN:
+                if exc.reason in (Reason.NOT_YOUR_TURN, Reason.NO_DICE, Reason.WRONG_PHASE):
                     raise GameplayError("not_your_turn") from None
                 raise RuleRejection(exc.reason, exc.detail) from None
             except NotationError as exc:
-                raise GameplayError("bad_notation", detail=str(exc)) from None
+                raise NotationRejection(exc) from None
             if decided is not None:
                 decided()
             forced = await self._settle(match, snap.user_ids, row.ai_level)

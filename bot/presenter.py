@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import Act, GameCB
 from bot.drawing import BOARD_WIDTH
 from bot.gameplay import Snapshot
-from bot.texts import h, t
+from bot.texts import h, localized_notation, t
 from engine import BAR, OFF, Event, Game, Phase, Side
 from engine.positionid import encode
 from renderer.options import EN_LABELS, RU_LABELS, BoardOptions, GameOverInfo
@@ -157,11 +157,13 @@ def event_line(lang: str, snap: Snapshot, event: Event) -> str:
             "cap_burn",
             name=name,
             dice=dice,
-            play=h(event.notation),
+            play=h(localized_notation(lang, event.notation)),
             burned="-".join(str(d) for d in burned),
             rule=forfeit_rule(event, game),
         )
-    return t(lang, "cap_last", name=name, dice=dice, play=h(event.notation))
+    return t(
+        lang, "cap_last", name=name, dice=dice, play=h(localized_notation(lang, event.notation))
+    )
 
 
 def caption(snap: Snapshot, view: ChatView) -> str:
@@ -288,7 +290,7 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
         line += t(lang, "cap_roll_or_double")
     out = [line]
     if game.phase is Phase.MOVE and game.steps:
-        out.append(t(lang, "cap_steps", play=h(game.turn.notation())))
+        out.append(t(lang, "cap_steps", play=h(localized_notation(lang, game.turn.notation()))))
         if game.turn.is_complete():
             out.append(t(lang, "cap_done_hint"))
     if view.pick is not None:

@@ -221,17 +221,37 @@ class FairDice:
 # ---- reports and their verification ----------------------------------------------------------
 
 
+class PlayedKind(StrEnum):
+    """How a pair of dice was used in the game."""
+
+    LOT = "lot"  # the deciding opening lot (seat 0's die, seat 1's die); ties before it re-roll
+    ROLL = "roll"  # a player's roll
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A pair of dice as the players saw it in the game, in the order of the game."""
+
+    kind: PlayedKind
+    dice: tuple[int, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": str(self.kind), "dice": list(self.dice)}
+
+
 def make_report(
     server_seed: bytes,
     client_seeds: Sequence[str],
     rolls: Iterable[int],
     *,
+    played: Iterable[Played] | None = None,
     game: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON report for a finished game: everything needed to recompute every die.
 
-    ``rolls`` are the dice as the game drew and stored them, counter 0 first; ``game`` is
-    optional context (ids, players, variant) copied verbatim and not verified.
+    ``rolls`` are the dice as the game drew and stored them, counter 0 first; ``played``, the
+    lots and rolls as the games' histories show them, lets the verifier check that these are
+    the dice that were played; ``game`` is context (ids, players, variant), not verified.
     """
     report: dict[str, Any] = {
         "algorithm": ALGORITHM,
@@ -240,6 +260,8 @@ def make_report(
         "client_seeds": list(client_seeds),
         "rolls": [{"counter": n, "value": int(v)} for n, v in enumerate(rolls)],
     }
+    if played is not None:
+        report["played"] = [p.to_dict() for p in played]
     if game:
         report["game"] = dict(game)
     return report
@@ -254,6 +276,7 @@ class ProblemKind(StrEnum):
     COMMITMENT = "commitment"  # SHA-256 of the revealed seed is not the published hash
     COUNTER = "counter"  # dice missing, repeated or out of order
     ROLL = "roll"  # a die differs from the stream
+    PLAYED = "played"  # the dice the game shows are not the stream's pairs, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +295,8 @@ class Verification:
     problems: tuple[Problem, ...]
     rolls_checked: int
     commitment: str
+    #: Lots and rolls checked against the dice (None: the report does not list them).
+    played_checked: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -349,7 +374,78 @@ def verify_report(report: Any) -> Verification:
                     found=value,
                 )
             )
+    played = report.get("played")
+    if played is not None:
+        parsed = _parse_played(played)
+        if parsed is None:
+            problems.append(
+                Problem(ProblemKind.FORMAT, "played must be a list of {kind, dice: [a, b]}")
+            )
+        else:
+            problems.extend(check_played([r["value"] for r in rolls], parsed))
+            return Verification(tuple(problems), len(rolls), published, len(parsed))
     return Verification(tuple(problems), len(rolls), published)
+
+
+def _parse_played(data: Any) -> list[Played] | None:
+    if not isinstance(data, list):
+        return None
+    out = []
+    for entry in data:
+        if not isinstance(entry, Mapping) or entry.get("kind") not in tuple(PlayedKind):
+            return None
+        dice = entry.get("dice")
+        if not isinstance(dice, list) or len(dice) != 2 or not all(type(d) is int for d in dice):
+            return None
+        out.append(Played(PlayedKind(entry["kind"]), (dice[0], dice[1])))
+    return out
+
+
+def check_played(rolls: Sequence[int], played: Sequence[Played]) -> list[Problem]:
+    """Check that the dice the game shows are the stream's, in order, with nothing left out.
+
+    The engine draws dice in pairs (counters 2i, 2i + 1): a lot is preceded only by its tied
+    re-rolls (equal pairs, RULES.md C-12), a roll takes the next pair, and every pair drawn is
+    accounted for.
+    """
+    if len(rolls) % 2:
+        return [Problem(ProblemKind.PLAYED, f"{len(rolls)} dice drawn: dice come in pairs")]
+    pairs = [(rolls[i], rolls[i + 1]) for i in range(0, len(rolls), 2)]
+    problems: list[Problem] = []
+    index = 0
+    for number, entry in enumerate(played):
+        if entry.kind is PlayedKind.LOT:
+            while index < len(pairs) and pairs[index][0] == pairs[index][1]:
+                index += 1
+        if index >= len(pairs):
+            problems.append(
+                Problem(
+                    ProblemKind.PLAYED,
+                    f"{entry.kind} #{number} {list(entry.dice)} has no dice left in the stream",
+                )
+            )
+            return problems
+        if entry.dice != pairs[index]:
+            problems.append(
+                Problem(
+                    ProblemKind.PLAYED,
+                    f"{entry.kind} #{number} shows {list(entry.dice)}, the stream's dice at "
+                    f"counters {2 * index}, {2 * index + 1} are {list(pairs[index])}",
+                    counter=2 * index,
+                    expected=f"{pairs[index][0]}{pairs[index][1]}",
+                    found=f"{entry.dice[0]}{entry.dice[1]}",
+                )
+            )
+        index += 1
+    if index != len(pairs):
+        problems.append(
+            Problem(
+                ProblemKind.PLAYED,
+                f"dice from counter {2 * index} on were drawn but never played",
+                counter=2 * index,
+            )
+        )
+    return problems
 
 
 def _failed(kind: ProblemKind, detail: str) -> Verification:
@@ -381,6 +477,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"OK: the commitment {verdict.commitment} matches the revealed server seed, and all "
             f"{verdict.rolls_checked} dice follow from the seeds ({ALGORITHM})."
         )
+        if verdict.played_checked is None:
+            print("The report does not list the dice as played: compare them with the game.")
+        else:
+            print(f"The {verdict.played_checked} lots and rolls played are these dice, in order.")
         return 0
     print(f"FAILED: {len(verdict.problems)} problem(s)")
     for problem in verdict.problems:

@@ -7,8 +7,8 @@
 3. drawing: ``dice = await dice_for(store, seed_id)`` is the engine's ``rng``; pass
    ``drawn(dice)`` as ``NewGame.dice`` / ``save_game(dice=…)`` / ``finish_game(dice=…)`` with
    the write that used them;
-4. after the match: ``await report(store, seed_id)`` reveals the seed and gives the JSON
-   report, and ``engine.fairness.verify_report`` its verdict.
+4. after the match: ``await report(store, seed_id, played=played_dice(histories))`` reveals
+   the seed and gives the JSON report, and ``engine.fairness.verify_report`` its verdict.
 """
 
 from __future__ import annotations
@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.fairness import FairDice, commitment, make_report, new_server_seed
+from engine.fairness import (
+    FairDice,
+    Played,
+    PlayedKind,
+    commitment,
+    make_report,
+    new_server_seed,
+)
 from storage.base import Storage
 from storage.models import DiceRolls, DiceSeed
 
@@ -42,11 +49,28 @@ def drawn(dice: FairDice) -> DiceRolls | None:
     return DiceRolls(rolls[0].counter, tuple(r.value for r in rolls))
 
 
+def played_dice(histories: Iterable[Iterable[Any]]) -> list[Played]:
+    """The lots and rolls of a match's games (each game's ``history`` of engine events, in
+    the order the games were played), for the report's ``played`` list."""
+    kinds = {"lot": PlayedKind.LOT, "roll": PlayedKind.ROLL}
+    return [
+        Played(kinds[event.kind], (event.dice[0], event.dice[1]))
+        for history in histories
+        for event in history
+        if event.kind in kinds
+    ]
+
+
 async def report(
-    store: Storage, seed_id: int, *, game: Mapping[str, Any] | None = None
+    store: Storage,
+    seed_id: int,
+    *,
+    played: Iterable[Played] | None = None,
+    game: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Reveal the seed (refused while a game still draws from it) and build the report from
-    the dice as they were stored — not recomputed, so the report can catch a wrong one."""
+    the dice as they were stored — not recomputed, so the report can catch a wrong one —
+    and, given ``played`` (:func:`played_dice`), the dice as the games show them."""
     seed = await store.reveal_dice_seed(seed_id)
     assert seed.server_seed is not None
-    return make_report(seed.server_seed, seed.client_seeds, seed.rolls, game=game)
+    return make_report(seed.server_seed, seed.client_seeds, seed.rolls, played=played, game=game)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -94,8 +93,6 @@ class ClockScheduler:
         self.retry_after = retry_after
         self._wake = asyncio.Event()
         self._stopping = False
-        #: Called after every pass with the number of events fired (tests wait on it).
-        self.on_pass: Callable[[int], None] | None = None
 
     def poke(self) -> None:
         """Look again now: the bot calls this after writing a clock that may fall due before
@@ -107,24 +104,34 @@ class ClockScheduler:
         self._wake.set()
 
     async def run(self) -> None:
-        """Pass, sleep until the next deadline, repeat, until :meth:`stop`."""
+        """Pass, sleep until the next deadline, repeat, until :meth:`stop`. A pass that fails
+        (the database unavailable for a moment) is logged and retried after ``retry_after``:
+        the task never dies of it."""
         while not self._stopping:
             self._wake.clear()
-            fired = await self.run_once()
-            if self.on_pass is not None:
-                self.on_pass(fired)
+            try:
+                until = await self._pass()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("clock scheduler pass failed; retrying")
+                until = self.time.now() + self.retry_after
             if self._stopping:
                 break
-            now = self.time.now()
-            until = now + self.max_sleep
-            nxt = await self.store.next_clock_due()
-            if nxt is not None and nxt <= now:
-                if fired:
-                    continue  # fell due during the pass: another pass at once
-                until = now + self.retry_after  # due, yet nothing fired: it fails; back off
-            elif nxt is not None and nxt < until:
-                until = nxt
-            await self.time.sleep_until(until, self._wake)
+            if until is not None:
+                await self.time.sleep_until(until, self._wake)
+
+    async def _pass(self) -> datetime | None:
+        """One pass; returns when to look again (None: at once)."""
+        fired = await self.run_once()
+        now = self.time.now()
+        nxt = await self.store.next_clock_due()
+        if nxt is not None and nxt <= now:
+            if fired:
+                return None  # fell due during the pass: another pass at once
+            return now + self.retry_after  # due, yet nothing fired: it fails; back off
+        until = now + self.max_sleep
+        return nxt if nxt is not None and nxt < until else until
 
     async def run_once(self) -> int:
         """Fire every event due now; returns how many this scheduler fired."""

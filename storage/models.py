@@ -2,7 +2,8 @@
 
 These dataclasses are backend-neutral (no SQLite types leak out), frozen so a loaded game cannot
 be changed behind the store's back, and the enums are ``StrEnum`` so the bot may pass plain
-strings such as ``"long"`` and still compare equal.  Timestamps are timezone-aware UTC
+strings such as ``"long"`` and still compare equal. The variant is the engine's own
+:class:`engine.VariantName` (storage only serialises it).  Timestamps are timezone-aware UTC
 ``datetime`` values.
 
 The engine's serialised game (``Game.state``) is opaque text here: storage never parses it, it
@@ -18,12 +19,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from engine.position import VariantName
 
-class Variant(StrEnum):
-    """The game played: long nardy or short nardy (backgammon)."""
-
-    LONG = "long"
-    SHORT = "short"
+#: The game played: the engine's enum of variant names (long nardy, short nardy).
+Variant = VariantName
 
 
 class Colour(StrEnum):
@@ -48,7 +47,7 @@ class GameStatus(StrEnum):
 class ResultKind(StrEnum):
     """How the engine scored a finished game (resignation is scored as one of these)."""
 
-    OIN = "oin"  # single game (ойн)
+    OIN = "oin"  # single game (оин)
     MARS = "mars"  # gammon (марс)
     KOKS = "koks"  # backgammon (кокс)
     DROP = "drop"  # a declined double in short nardy

@@ -19,11 +19,11 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 import storage
 from bot.boards import Boards, Target
 from bot.callbacks import Act, GameCB, RulesCB
-from bot.gameplay import GameplayError, GameService, RuleRejection, Snapshot
+from bot.gameplay import GameplayError, GameService, NotationRejection, RuleRejection, Snapshot
 from bot.handlers.util import thread_of
 from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event
-from bot.texts import h, t
-from engine import Game, Phase, Reason, format_steps
+from bot.texts import h, localized_notation, t
+from engine import Game, NotationError, Phase, Reason, format_steps
 from engine.scoring import score_game
 
 router = Router(name="play")
@@ -39,7 +39,7 @@ NOTATION_RE = re.compile(
 
 def rule_text(lang: str, reason: Reason) -> str:
     """The one-line explanation of a rejection, with its rule IDs (e.g. "… (L-8)")."""
-    from bot.knowledge import get_rejection
+    from teacher import get_rejection
 
     ids = ", ".join(reason.rule_ids)
     for rule_id in reason.rule_ids:
@@ -50,7 +50,7 @@ def rule_text(lang: str, reason: Reason) -> str:
 
 
 def why_keyboard(lang: str, rule_ids: tuple[str, ...]) -> InlineKeyboardMarkup | None:
-    from bot.knowledge import topics_for_rule
+    from teacher import topics_for_rule
 
     for rule_id in rule_ids:
         topics = topics_for_rule(rule_id)
@@ -68,12 +68,21 @@ def why_keyboard(lang: str, rule_ids: tuple[str, ...]) -> InlineKeyboardMarkup |
     return None
 
 
+def notation_text(lang: str, error: NotationError) -> str:
+    """Why typed text is not a move, in ``lang``: the catalog's ``notation.<code>`` entry
+    with the error's parameters, the user's own text in them HTML-escaped."""
+    params = {key: h(value) for key, value in error.params.items()}
+    return t(lang, f"notation.{error.code}", **params)
+
+
 async def explain_error(target: Message, lang: str, err: GameplayError) -> None:
     if isinstance(err, RuleRejection):
         await target.answer(
             t(lang, "rejected", rule=rule_text(lang, err.reason)),
             reply_markup=why_keyboard(lang, err.reason.rule_ids),
         )
+    elif isinstance(err, NotationRejection):
+        await target.answer(t(lang, "bad_notation", detail=notation_text(lang, err.error)))
     else:
         await target.answer(t(lang, err.key, **err.params))
 
@@ -267,7 +276,7 @@ async def hint_text(snap: Snapshot, user_id: int, lang: str, games: GameService)
     plays = await asyncio.to_thread(games.hints, game)
     lines = [t(lang, "hint_title", dice=dice_text(game.dice))]
     for i, (play, _score) in enumerate(plays, 1):
-        lines.append(f"{i}. {format_steps(play.steps) or '—'}")
+        lines.append(f"{i}. {localized_notation(lang, format_steps(play.steps)) or '—'}")
     return "\n".join(lines)
 
 

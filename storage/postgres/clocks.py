@@ -62,13 +62,6 @@ async def set_clock(
     return clock_from_row(row)
 
 
-async def follow_version(conn: Conn, game_id: int, game_version: int) -> None:
-    """A game write without a clock update: the clock stays, tied to the new version."""
-    await conn.execute(
-        "UPDATE game_clocks SET game_version = $1 WHERE game_id = $2", game_version, game_id
-    )
-
-
 async def drop(conn: Conn, game_id: int) -> None:
     """The game is over: no clock events, no standing offers."""
     await conn.execute("DELETE FROM game_clocks WHERE game_id = $1", game_id)

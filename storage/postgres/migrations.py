@@ -26,6 +26,7 @@ from collections.abc import Sequence
 import asyncpg
 
 from storage.errors import DatabaseTooNewError, ForeignDatabaseError
+from storage.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS
 from storage.sqlite.migrations import Migration
 
 #: pg_advisory_xact_lock key: 'NARD' (the SQLite backend's application_id).
@@ -278,6 +279,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE games ADD COLUMN end_reason TEXT "
             "CHECK (end_reason IN ('timeout', 'inactive', 'admin', 'agreement'))",
         ),
+    ),
+    # Plain SQL that both databases speak: the very statements of the SQLite migration.
+    Migration(
+        7,
+        SQLITE_MIGRATIONS[6].description,
+        SQLITE_MIGRATIONS[6].statements,
     ),
 )
 

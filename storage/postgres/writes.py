@@ -237,8 +237,10 @@ async def _write_game(
     extra_params: Sequence[Any] = (),
 ) -> Game:
     """The optimistic write, in one statement: ``UPDATE games ... WHERE version = expected``,
-    and only if it matched, the update claim, the clock following the new version, and the
-    moves appended to the log numbered on from the new count (no gaps).  A typed error if the
+    and only if it matched, the update claim, the clock following the new version (its
+    abandonment time moved on by the time since its last write, as in SQLite's
+    ``follow_version``; ``LEAST`` skips NULLs as ``next_due`` does), and the moves appended to
+    the log numbered on from the new count (no gaps).  A typed error if the
     game was not written.  (One round trip where separate statements took four.)
 
     ``extra_assignments`` use placeholders from ``$8`` on, filled from ``extra_params``.
@@ -255,9 +257,14 @@ async def _write_game(
         "), claimed AS ("
         " INSERT INTO processed_updates (update_id, processed_at)"
         f" SELECT ${n}::bigint, $7 FROM g WHERE ${n}::bigint IS NOT NULL"
-        "), followed AS ("
-        " UPDATE game_clocks SET game_version = g.version FROM g"
-        " WHERE game_clocks.game_id = g.game_id"
+        "), followed AS ("  # see storage.sqlite.clocks.follow_version
+        " UPDATE game_clocks AS c SET game_version = g.version,"
+        " abandon_at = c.abandon_at + GREATEST(0, $7 - c.updated_at),"
+        " next_due_at = LEAST(CASE WHEN c.reminded = 0 THEN c.remind_at END,"
+        "  CASE WHEN c.timed_out = 0 THEN c.deadline_at END,"
+        "  c.abandon_at + GREATEST(0, $7 - c.updated_at)),"
+        " updated_at = $7"
+        " FROM g WHERE c.game_id = g.game_id"
         "), logged AS ("
         f" INSERT INTO moves ({MOVE_COLUMNS})"
         " SELECT g.game_id, g.move_count - $4 + m.ord, m.colour,"

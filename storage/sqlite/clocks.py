@@ -82,10 +82,30 @@ def set_clock(
     return clock_from_row(row)
 
 
-def follow_version(conn: sqlite3.Connection, game_id: int, game_version: int) -> None:
-    """A game write without a clock update: the clock stays, tied to the new version."""
+def follow_version(conn: sqlite3.Connection, game_id: int, game_version: int, now: int) -> None:
+    """A game write without a clock update: the clock stays, tied to the new version, and the
+    abandonment time moves on by the time since the clock's last write — abandonment counts
+    from the last action whether or not the caller passed a clock."""
+    row = conn.execute(
+        f"SELECT {CLOCK_COLUMNS}, updated_at FROM game_clocks WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    if row is None:
+        return
+    current = clock_from_row(row)
+    abandon_at = _us(current.abandon_at)
+    if abandon_at is not None:
+        abandon_at += max(0, now - row["updated_at"])
+    due = next_due(
+        _us(current.remind_at),
+        current.reminded,
+        _us(current.deadline_at),
+        current.timed_out,
+        abandon_at,
+    )
     conn.execute(
-        "UPDATE game_clocks SET game_version = ? WHERE game_id = ?", (game_version, game_id)
+        "UPDATE game_clocks SET game_version = ?, abandon_at = ?, next_due_at = ?, updated_at = ? "
+        "WHERE game_id = ?",
+        (game_version, abandon_at, due, now, game_id),
     )
 
 

@@ -33,6 +33,9 @@ from storage.errors import DatabaseTooNewError, ForeignDatabaseError
 APPLICATION_ID = 0x4E415244
 
 
+_THIRTY_DAYS_US = 30 * 86_400 * 1_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
@@ -294,6 +297,23 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
             "ALTER TABLE games ADD COLUMN end_reason TEXT "
             "CHECK (end_reason IN ('timeout', 'inactive', 'admin', 'agreement'))",
+        ),
+    ),
+    Migration(
+        7,
+        "abandonment times for the games already running when move clocks came",
+        (
+            # Thirty days (gameplay.clocks.ABANDON_AFTER, in microseconds) after their last
+            # write, so the chats such games hold today are freed by the same rule.
+            f"""
+            INSERT INTO game_clocks (game_id, game_version, move_number, on_clock_user_id,
+                remind_at, deadline_at, abandon_at, reminded, timed_out, next_due_at, updated_at)
+            SELECT game_id, version, 0, NULL, NULL, NULL, updated_at + {_THIRTY_DAYS_US},
+                0, 0, updated_at + {_THIRTY_DAYS_US}, updated_at
+            FROM games
+            WHERE status = 'active'
+                AND game_id NOT IN (SELECT game_id FROM game_clocks)
+            """,
         ),
     ),
 )

@@ -1,9 +1,9 @@
 """The SQLite implementation of :class:`storage.base.Storage`.
 
 The methods themselves are :class:`storage.repository.SqlRepository`'s (shared with the
-PostgreSQL backend); this class opens the file, reads through the aiosqlite reader pool, and
-hands each whole transaction from :mod:`storage.sqlite.writes` (``clocks``, ``dice``) to the
-writer thread (see :mod:`storage.sqlite.connections` for why writes work that way).
+PostgreSQL backend); this class opens the file and hands one function to a connection's
+thread: a query to a reader, or a whole transaction from :mod:`storage.sqlite.writes`
+(``clocks``, ``dice``) to the writer (see :mod:`storage.sqlite.connections` for why).
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
-
-import aiosqlite
 
 from storage.repository import Clock, SqlRepository
 from storage.settings import database_path
@@ -92,16 +90,31 @@ class SqliteStorage(SqlRepository):
         await self._pool.close()
 
     async def backup(self, target: str | Path) -> None:
-        async with self._pool.read() as source, aiosqlite.connect(Path(target)) as dest:
-            await source.backup(dest)
+        await self._pool.read(_backup_to, Path(target))
 
     async def _fetch_one(self, sql: str, params: Sequence[Any]) -> Row | None:
-        async with self._pool.read() as conn:
-            rows = list(await conn.execute_fetchall(sql, params))
-        return rows[0] if rows else None
+        return await self._pool.read(_fetch_one, sql, params)
 
     async def _fetch_all(self, sql: str, params: Sequence[Any]) -> list[Row]:
-        async with self._pool.read() as conn:
-            return list(await conn.execute_fetchall(sql, params))
+        return await self._pool.read(_fetch_all, sql, params)
 
     # -- Telegram updates --------------------------------------------------------------------
+
+
+def _fetch_one(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Row | None:
+    row: Row | None = conn.execute(sql, params).fetchone()
+    return row
+
+
+def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+    return list(conn.execute(sql, params).fetchall())
+
+
+def _backup_to(conn: sqlite3.Connection, target: Path) -> None:
+    """A consistent copy of the database into ``target`` (SQLite's online backup), made by a
+    reader, so writes go on meanwhile."""
+    dest = sqlite3.connect(target)
+    try:
+        conn.backup(dest)
+    finally:
+        dest.close()

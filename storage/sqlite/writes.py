@@ -1,6 +1,6 @@
 """Write transactions, as plain functions run in the writer thread.
 
-Each public function here is a whole transaction body: :meth:`WriterThread.transaction` wraps
+Each public function here is a whole transaction body: :meth:`ConnectionThread.transaction` wraps
 it in ``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` if it raises), in one trip to the
 writer thread.  They take the current time as an argument (the store's clock is read on the
 event loop) and validated arguments (checks happen before a transaction is queued).
@@ -237,7 +237,7 @@ def _write_game(
     )
     if row is not None:
         game = game_from_row(row)
-        clocks.follow_version(conn, game.game_id, game.version)
+        clocks.follow_version(conn, game.game_id, game.version, now)
         return game
     current = _one(conn, "SELECT version, status FROM games WHERE game_id = ?", (game_id,))
     if current is None:

@@ -43,7 +43,7 @@ async def running_bot(
         {"DATABASE_URL": db} if str(db).startswith("postgresql://") else {"DATABASE_PATH": str(db)}
     )
     settings = Settings(BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, **where)  # type: ignore[call-arg]
-    fast = Outbox(private=(1000, 1000), group_send=(1000, 1000), group_edit=(1000, 1000))
+    fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
     app = await build(settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast)
     await register_commands(app.bot)
     task = asyncio.create_task(

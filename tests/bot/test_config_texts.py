@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import string
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +15,7 @@ from bot.config import SettingsError, load_settings
 from bot.texts import CATALOGS, normalise_lang, t
 
 GOOD = "123456789:AAHfakeTokenForTheNardyBotTests_x9"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_missing_token_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -18,6 +23,45 @@ def test_missing_token_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.chdir("/")
     with pytest.raises(SettingsError, match="BOT_TOKEN is required"):
         load_settings()
+
+
+def test_empty_token_says_so_where_env_is_and_how_to_get_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The README's first run: .env copied from .env.example, BOT_TOKEN= still empty."""
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("BOT_TOKEN=\nDATABASE_PATH=x.sqlite3\n", encoding="utf-8")
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    message = str(info.value)
+    assert message.startswith("BOT_TOKEN is empty")
+    assert "does not look like" not in message
+    assert f"set it in {tmp_path.resolve() / '.env'}" in message
+    assert "@BotFather" in message and "/newbot" in message
+    assert "\n" not in message  # one line
+
+    # Empty in the environment: the environment is named, since it overrides the file.
+    monkeypatch.setenv("BOT_TOKEN", "  ")
+    with pytest.raises(SettingsError, match="BOT_TOKEN is empty: it comes from the environment"):
+        load_settings()
+
+
+def test_python_m_bot_with_an_empty_token_exits_with_the_message(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    (tmp_path / ".env").write_text("BOT_TOKEN=\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("nardy bot: configuration error: BOT_TOKEN is empty: set it in")
+    assert str(tmp_path.resolve() / ".env") in done.stderr
 
 
 def test_malformed_token_is_refused_without_echoing_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -28,9 +28,9 @@ from bot.house_rules import (
     describe,
     next_value,
 )
-from bot.knowledge import all_topics, get_topic
 from bot.texts import t
 from engine import Options, Phase, format_steps
+from teacher import all_topics, get_topic
 from tests.bot.harness import (
     TOKEN,
     active_match,
@@ -41,7 +41,7 @@ from tests.bot.harness import (
     type_and_wait,
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
-from tests.test_knowledge import cited_ids
+from tests.teacher.test_knowledge import cited_ids
 
 TRANSCRIPTS = Path(os.environ.get("NARDY_TRANSCRIPTS", tempfile.gettempdir()))
 

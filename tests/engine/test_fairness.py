@@ -23,7 +23,10 @@ from engine.fairness import (
     DiceStream,
     FairDice,
     FairnessError,
+    Played,
+    PlayedKind,
     ProblemKind,
+    check_played,
     commitment,
     make_report,
     select_die,
@@ -181,9 +184,11 @@ def test_a_whole_match_rolls_from_the_stream_and_survives_save_and_load() -> Non
     match.current.roll_lot(dice)
     lot_dice = len(dice.pending)
     drawn = [r.value for r in dice.take_pending()]
+    histories = []
     for _ in range(5000):
         game = match.current
         if game.phase is Phase.OVER:
+            histories.append(game.history)
             match.record_result()
             if match.is_over:
                 break
@@ -202,8 +207,21 @@ def test_a_whole_match_rolls_from_the_stream_and_survives_save_and_load() -> Non
     assert match.is_over
     assert lot_dice >= 2 and lot_dice % 2 == 0  # the lot (and any re-roll) drew from it
     assert drawn == DiceStream(SEED, CLIENTS).dice(0, len(drawn))
-    rolled = [d for e in match.current.history if e.kind in ("lot", "roll") for d in e.dice]
-    assert rolled and "".join(map(str, rolled)) in "".join(map(str, drawn))
+    played = [
+        Played(PlayedKind(e.kind), e.dice)
+        for h in histories
+        for e in h
+        if e.kind in ("lot", "roll")
+    ]
+    assert len(histories) >= 2 and check_played(drawn, played) == []
+    report = make_report(SEED, CLIENTS, drawn, played=played)
+    verdict = verify_report(json.loads(json.dumps(report)))
+    assert verdict.ok and verdict.played_checked == len(played)
+    # A roll the game shows that is not the stream's next pair is named.
+    sixth = played[5].dice
+    forged = [*played[:5], Played(PlayedKind.ROLL, (sixth[0] % 6 + 1, sixth[1])), *played[6:]]
+    problems = check_played(drawn, forged)
+    assert len(problems) == 1 and problems[0].kind is ProblemKind.PLAYED
 
 
 # ---- reports -------------------------------------------------------------------------------------
@@ -325,3 +343,38 @@ def test_cli_verify(tmp_path: Path) -> None:
     broken.write_text("{not json", encoding="utf-8")
     assert run_cli("verify", str(broken)).returncode == 2
     assert run_cli("verify", str(tmp_path / "missing.json")).returncode == 2
+
+
+LOT, ROLL = PlayedKind.LOT, PlayedKind.ROLL
+
+
+@pytest.mark.parametrize(
+    ("rolls", "played", "problem_counters"),
+    [
+        ([5, 2, 6, 1], [(LOT, (5, 2)), (ROLL, (6, 1))], []),
+        ([3, 3, 4, 4, 5, 2, 6, 6], [(LOT, (5, 2)), (ROLL, (6, 6))], []),  # tied lots re-rolled
+        ([3, 3, 5, 2], [(ROLL, (5, 2))], [0, 2]),  # only a lot skips a tie
+        ([5, 2, 6, 1, 4, 4], [(LOT, (5, 2)), (ROLL, (4, 4))], [2, 4]),  # a roll hidden
+        ([5, 2, 6, 1, 4, 4], [(LOT, (5, 2)), (ROLL, (6, 1))], [4]),  # drawn, never played
+        ([5, 2], [(LOT, (5, 2)), (ROLL, (6, 1))], [None]),  # played, never drawn
+        ([5, 2, 6], [(LOT, (5, 2))], [None]),  # an odd number of dice
+        ([5, 2], [(LOT, (2, 5))], [0]),  # the lot is seat 0's die, then seat 1's
+    ],
+)
+def test_played_dice_against_the_stream(rolls, played, problem_counters) -> None:
+    problems = check_played(rolls, [Played(k, d) for k, d in played])
+    assert all(p.kind is ProblemKind.PLAYED for p in problems)
+    assert [p.counter for p in problems] == problem_counters
+
+
+def test_played_in_a_report() -> None:
+    stream = DiceStream(SEED, CLIENTS).dice(0, 6)
+    pairs = [tuple(stream[i : i + 2]) for i in range(0, 6, 2)]
+    played = [Played(ROLL, p) for p in pairs]  # no lot: a later game of a long match
+    data = make_report(SEED, CLIENTS, stream, played=played)
+    assert verify_report(data).played_checked == 3 and verify_report(data).ok
+    data["played"][1]["dice"] = [data["played"][1]["dice"][0] % 6 + 1, data["played"][1]["dice"][1]]
+    assert kinds(data) == [ProblemKind.PLAYED]
+    data["played"] = [{"kind": "cube", "dice": [1, 2]}]
+    assert kinds(data) == [ProblemKind.FORMAT]
+    assert verify_report(make_report(SEED, CLIENTS, stream)).played_checked is None

@@ -84,15 +84,14 @@ async def test_offer_to_verified_report(people: SqliteStorage, reload: bool) -> 
 
     stored = await people.get_dice_seed(seed.seed_id)
     assert secret.hex() not in match.to_json()
-    # Every die the game showed is in the stored log, in order (the last game's history).
-    shown = "".join(
-        str(d) for e in match.current.history if e.kind in ("lot", "roll") for d in e.dice
-    )
-    assert shown in "".join(map(str, stored.rolls))
 
-    report = await fair_dice.report(people, seed.seed_id, game={"game_id": 1})
+    played = fair_dice.played_dice([match.current.history])
+    report = await fair_dice.report(people, seed.seed_id, played=played, game={"game_id": 1})
     verdict = fairness.verify_report(report)
     assert verdict.ok and verdict.rolls_checked == stored.counter > 20
+    # Every die the game showed is a stored die, in order, and every stored die was played.
+    assert verdict.played_checked == len(played)
+    assert played[0].kind is fairness.PlayedKind.LOT
 
 
 async def test_a_die_changed_in_the_database_is_caught(people: SqliteStorage) -> None:

@@ -268,3 +268,37 @@ async def test_an_event_that_cannot_fire_is_retried_slowly_not_spun(
         assert handler.events == []
     finally:
         await store.close()
+
+
+class Flaky:
+    """The store, except that its due-clock query fails the first ``failures`` times."""
+
+    def __init__(self, store: SqliteStorage, failures: int) -> None:
+        self._store = store
+        self.failures = failures
+
+    def __getattr__(self, name: str):
+        return getattr(self._store, name)
+
+    async def due_clocks(self, now: datetime | None = None, *, limit: int = 100):
+        if self.failures:
+            self.failures -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return await self._store.due_clocks(now, limit=limit)
+
+
+async def test_a_failing_pass_is_retried_and_the_task_lives_on(
+    store: SqliteStorage, time: FakeTime, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = await start_game(store, time, MoveClock.HOUR_1)
+    handler = Recorder()
+    flaky = Flaky(store, failures=2)
+    scheduler = ClockScheduler(flaky, handler, time=time, retry_after=timedelta(seconds=30))
+    async with Running(scheduler) as running:
+        await time.settled()
+        assert time.sleeps[-1] == time.now() + timedelta(seconds=30)
+        await time.advance(seconds=30)  # the second pass fails too
+        await time.advance(minutes=30)
+        assert handler.events == [("remind", game.game_id, ALICE)]
+        assert flaky.failures == 0 and running is scheduler
+    assert caplog.text.count("clock scheduler pass failed") == 2

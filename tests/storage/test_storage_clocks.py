@@ -303,3 +303,47 @@ async def test_a_computer_to_move_has_only_the_abandonment_time(
             "{}",
             clock=ClockUpdate(1, None, None, datetime(2030, 1, 1), None),  # naive time
         )
+
+
+async def test_a_reminder_fired_before_a_restart_is_not_fired_again(
+    db_path: Path, clock: FakeClock
+) -> None:
+    store = await SqliteStorage.open(db_path, clock=clock)
+    await store.upsert_user(ALICE, "Alice")
+    await store.upsert_user(BORIS, "Boris")
+    await store.upsert_chat(GROUP, "supergroup")
+    game = await clocked_game(store, clock)
+    clock.advance(hours=12)
+    assert await store.fire_clock_event(game.game_id, 1, "remind") is not None
+    await store.close()
+
+    store = await SqliteStorage.open(db_path, clock=clock)
+    try:
+        assert await store.fire_clock_event(game.game_id, 1, "remind") is None
+        (still,) = await store.due_clocks(clock.now + timedelta(hours=12))
+        assert still.reminded and still.due_event(clock.now + timedelta(hours=12)) is (
+            ClockEvent.TIMEOUT
+        )
+    finally:
+        await store.close()
+
+
+async def test_abandonment_counts_from_the_last_write_even_without_a_clock_update(
+    people: SqliteStorage, clock: FakeClock
+) -> None:
+    start = clock.now
+    game = await people.create_game(
+        replace(
+            new_game(ALICE, BORIS),
+            clock=ClockUpdate(1, ALICE, None, None, start + timedelta(days=30)),
+        )
+    )
+    clock.advance(days=10)
+    await people.save_game(game.game_id, 1, "{}")  # a write that passes no clock
+    moved = await people.get_clock(game.game_id)
+    assert moved is not None and moved.abandon_at == start + timedelta(days=40)
+    assert moved.next_due_at == moved.abandon_at and moved.game_version == 2
+    clock.advance(days=29)
+    assert await people.abandon_inactive(game.game_id, 2) is None
+    clock.advance(days=1)
+    assert (await people.abandon_inactive(game.game_id, 2)).end_reason is EndReason.INACTIVE

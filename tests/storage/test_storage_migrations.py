@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from storage import (
     InvitationState,
     SqliteStorage,
 )
-from storage.sqlite.connections import configure_sync
+from storage.sqlite.connections import configure
 from storage.sqlite.migrations import (
     APPLICATION_ID,
     LATEST_VERSION,
@@ -30,6 +31,7 @@ from storage.sqlite.migrations import (
     migrate,
     schema_version,
 )
+from storage.sqlite.rows import from_us
 
 US = 1_700_000_000_000_000  # a fixed time, in the stored unit (microseconds)
 
@@ -47,7 +49,7 @@ def schema_of(path: Path) -> list[tuple[str, str, str]]:
 def open_raw(path: Path) -> sqlite3.Connection:
     """A connection set up like the store's writer (autocommit, the same PRAGMAs)."""
     conn = sqlite3.connect(path, isolation_level=None)
-    configure_sync(conn, synchronous="NORMAL", busy_timeout_ms=5000)
+    configure(conn, synchronous="NORMAL", busy_timeout_ms=5000, read_only=False)
     return conn
 
 
@@ -117,7 +119,8 @@ def build_database(path: Path, version: int) -> None:
                 ("ab" * 32, bytes(32), US),
             )
             conn.execute("UPDATE games SET dice_seed_id = 3 WHERE game_id = 1")
-        # Version 6 (clocks, offers, end reasons) is the newest: no older database has them.
+        # Version 6 (clocks, offers, end reasons) holds no rows here; version 7 adds clocks to the
+        # games already running, which the upgrade test checks.
     finally:
         conn.close()
 
@@ -183,6 +186,11 @@ async def test_upgrade_from_every_earlier_version_keeps_data(tmp_path: Path, sta
             ]
             assert [m.message_id for m in await store.get_game_messages(1)] == [99]
             assert game.end_reason is None  # column added by migration 6
+            # migration 7: a game running before move clocks is abandoned 30 days after its
+            # last write, like any other
+            backfilled = await store.get_clock(1)
+            assert backfilled is not None and backfilled.deadline_at is None
+            assert backfilled.abandon_at == backfilled.next_due_at == from_us(US) + timedelta(30)
             assert game.dice_seed_id == (3 if start >= 5 else None)
             # the upgraded database keeps working: the next move continues the log
             saved = await store.save_game(1, 4, '{"new":true}')

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from bot.knowledge.model import Rejection, Text
+from teacher.model import Rejection, Text
 
 
 def _r(rule_id: str, ru: str, en: str) -> Rejection:

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from bot.knowledge.diagrams import DIAGRAMS, get_diagram
-from bot.knowledge.matcher import THRESHOLD, Matcher, default_matcher, match
-from bot.knowledge.model import (
+from teacher.diagrams import DIAGRAMS, get_diagram
+from teacher.matcher import THRESHOLD, Matcher, default_matcher, match
+from teacher.model import (
     LANGS,
     Applies,
     Diagram,
@@ -34,8 +34,8 @@ from bot.knowledge.model import (
     TopicMatch,
     Variant,
 )
-from bot.knowledge.rejections import REJECTIONS, get_rejection
-from bot.knowledge.topics import TOPICS
+from teacher.rejections import REJECTIONS, get_rejection
+from teacher.topics import TOPICS
 
 _BY_ID: Mapping[str, Topic] = MappingProxyType({t.id: t for t in TOPICS})
 _BY_NUMBER: Mapping[int, Topic] = MappingProxyType({t.number: t for t in TOPICS})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from bot.knowledge.model import Diagram, Variant
+from teacher.model import Diagram, Variant
 
 _ALL: tuple[Diagram, ...] = (
     Diagram(

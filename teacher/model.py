@@ -134,3 +134,6 @@ class TopicMatch:
     topic: Topic
     score: float
     matched: tuple[str, ...] = field(default=())
+    close: bool = False
+    """For a runner-up: it scored nearly as well as the best topic, so the question may well
+    be about it (the bot offers it explicitly rather than among "see also")."""

@@ -12,7 +12,7 @@ itself; Latin transliterations are derived from the Russian phrases, not listed.
 
 from __future__ import annotations
 
-from bot.knowledge.model import Keywords, Text, Topic
+from teacher.model import Keywords, Text, Topic
 
 TOPICS: tuple[Topic, ...] = (
     Topic(
@@ -50,6 +50,11 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!доска",
+                "устройство доски",
+                "как устроена доска",
+                "!в какую сторону",
+                "куда двигаются шашки",
+                "частей",
                 "доске",
                 "середина доски",
                 "~пункт",
@@ -91,6 +96,7 @@ TOPICS: tuple[Topic, ...] = (
                 "how many points on the board",
                 "direction",
                 "which way do checkers move",
+                "which way",
                 "clockwise",
                 "counterclockwise",
             ),
@@ -128,6 +134,7 @@ TOPICS: tuple[Topic, ...] = (
                 "!расстановка",
                 "расстановку",
                 "сколько шашек у игрока",
+                "15 шашек",
                 "расставить",
                 "расставлять",
                 "расставляются",
@@ -145,6 +152,7 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "!setup",
+                "15 checkers",
                 "set up",
                 "how many checkers",
                 "starting position",
@@ -214,6 +222,10 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "!who goes first",
+                "first player",
+                "decide who",
+                "which colour",
+                "what colour",
                 "who moves first",
                 "who starts",
                 "who plays first",
@@ -262,7 +274,9 @@ TOPICS: tuple[Topic, ...] = (
         related=("forced_move", "full_move", "occupied_point"),
         keywords=Keywords(
             ru=(
-                "зары",
+                "!зары",
+                "как играть зары",
+                "как играются",
                 "зар",
                 "кубики",
                 "кости",
@@ -289,11 +303,15 @@ TOPICS: tuple[Topic, ...] = (
                 "дубль сколько ходов",
                 "как двигать шашки",
                 "ходить одной шашкой",
+                "одной шашкой оба",
+                "одну шашку на оба",
                 "~две шашки",
                 "выпало как ходить",
             ),
             en=(
                 "dice",
+                "dice work",
+                "how do dice",
                 "die",
                 "roll",
                 "!doubles",
@@ -306,6 +324,7 @@ TOPICS: tuple[Topic, ...] = (
                 "split",
                 "total",
                 "one checker both dice",
+                "one checker both",
                 "one checker both numbers",
                 "stop in between",
                 "four moves",
@@ -370,6 +389,10 @@ TOPICS: tuple[Topic, ...] = (
                 "нет ходов",
                 "не могу походить",
                 "не могу сходить",
+                "не ходить",
+                "нельзя сходить",
+                "нельзя походить",
+                "не играть",
                 "не идет",
                 "отказаться от хода",
                 "невыгодный ход",
@@ -391,6 +414,8 @@ TOPICS: tuple[Topic, ...] = (
                 "lost",
                 "lose",
                 "!pass",
+                "пас",
+                "пасс",
                 "skip",
                 "skipped",
                 "must i move",
@@ -442,8 +467,13 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!полный ход",
+                "дубль обязательно",
+                "дубль полностью",
+                "дубль целиком",
                 "правило полного хода",
                 "оба зара",
+                "обязательно использовать",
+                "использовать весь бросок",
                 "обе кости",
                 "оба числа",
                 "!больший зар",
@@ -460,6 +490,7 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "both dice",
+                "use the whole roll",
                 "use both",
                 "both numbers",
                 "!larger die",
@@ -534,6 +565,7 @@ TOPICS: tuple[Topic, ...] = (
             en=(
                 "occupied",
                 "occupied point",
+                "share a point",
                 "land on opponent",
                 "opponent's checker",
                 "opponent checker",
@@ -648,9 +680,12 @@ TOPICS: tuple[Topic, ...] = (
                 "2 шашки с головы",
                 "двух шашек с головы",
                 "вторую шашку с головы",
-                "!6-6",
-                "!4-4",
-                "!3-3",
+                "6-6",
+                "4-4",
+                "3-3",
+                "!6-6 с головы",
+                "!4-4 с головы",
+                "!3-3 с головы",
                 "5-5",
                 "исключение",
                 "первый бросок дубль",
@@ -665,9 +700,9 @@ TOPICS: tuple[Topic, ...] = (
                 "2 checkers head",
                 "second checker from the head",
                 "two off the head",
-                "!6-6",
-                "!4-4",
-                "!3-3",
+                "6-6",
+                "4-4",
+                "3-3",
                 "5-5",
                 "exception",
                 "opening double",
@@ -775,6 +810,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!заперта",
+                "ловушка",
                 "!заперт",
                 "запертая",
                 "!заперли",
@@ -906,6 +942,7 @@ TOPICS: tuple[Topic, ...] = (
             ru=(
                 "!бар",
                 "!на баре",
+                "!шашка на баре",
                 "!с бара",
                 "!зарядиться",
                 "зарядить",
@@ -933,6 +970,8 @@ TOPICS: tuple[Topic, ...] = (
                 "re-enter",
                 "reenter",
                 "from the bar",
+                "!checker on the bar",
+                "got hit",
                 "on the bar",
                 "hit checker",
                 "can't enter",
@@ -972,6 +1011,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!выброс",
+                "!не в доме",
                 "!выбрасывать",
                 "!выбросить",
                 "выбрасываются",
@@ -992,6 +1032,8 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "bear off",
+                "not home",
+                "outside home",
                 "bearing off",
                 "!bearoff",
                 "bear-off",
@@ -1080,6 +1122,7 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "exact number",
+                "!details",
                 "exact roll",
                 "higher than",
                 "highest point",
@@ -1297,6 +1340,10 @@ TOPICS: tuple[Topic, ...] = (
                 "двойная кость",
                 "куб",
                 "кроуфорд",
+                "крауфорд",
+                "!64",
+                "кубик с цифрами",
+                "кубик с числами",
                 "якоби",
             ),
             en=(
@@ -1489,6 +1536,8 @@ TOPICS: tuple[Topic, ...] = (
             ),
             en=(
                 "!variant",
+                "versions",
+                "версии",
                 "!variants",
                 "crazy",
                 "gulbara",
@@ -1526,6 +1575,9 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!пипсы",
+                "сколько осталось пройти",
+                "осталось пройти",
+                "расстояние",
                 "!пипс",
                 "пипсов",
                 "счет пипсов",
@@ -1565,6 +1617,8 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!взялся ходи",
+                "передумал",
+                "переставить шашку",
                 "!поправляю",
                 "косо",
                 "кубик встал косо",
@@ -1642,6 +1696,7 @@ TOPICS: tuple[Topic, ...] = (
             ru=(
                 "~забор",
                 "!мостик",
+                "мостики",
                 "!столбик",
                 "!авант",
                 "!трамплин",
@@ -1653,13 +1708,19 @@ TOPICS: tuple[Topic, ...] = (
                 "как выигрывать",
                 "как выиграть",
                 "совет",
+                "играть лучше",
+                "как лучше играть",
                 "советы",
                 "термины",
                 "поставить на голову",
             ),
             en=(
                 "!strategy",
+                "bridge",
                 "tips",
+                "good move",
+                "best move",
+                "opening move",
                 "advice",
                 "how to win",
                 "tactics",

@@ -1,7 +1,10 @@
 """Text normalisation for the rules matcher: tokens, stems, transliteration, sound keys.
 
-The heavy lifting is done by libraries: Snowball stemmers (``snowballstemmer``) join word
-forms (марс, марса, марсом → марс) and RapidFuzz (in ``matcher``) measures typo distance.
+The heavy lifting is done by libraries: pymorphy3 with its Russian dictionary finds a
+word's lemma (шашек → шашка, сгорела → сгореть) and knows whether a word exists at all (a
+word it does not know may be a typo); Snowball stemmers (``snowballstemmer``) then join what
+lemmas leave apart (выброс, выбросить → выброс) and do the same for English; RapidFuzz (in
+``matcher``) measures typo distance.
 This module only prepares their input: it splits a question into words, keeps dice such as
 "6-6" and rule IDs such as "L-8" as single tokens, repairs words typed with mixed Latin and
 Cyrillic look-alike letters, turns Latin transliteration into Cyrillic, and computes a
@@ -58,7 +61,7 @@ STOPWORDS_RU: frozenset[str] = frozenset(
     ли есть был была было были будет быть уже еще всегда просто вообще тогда там тут здесь
     скажи подскажи подскажите объясни объясните расскажи расскажите пожалуйста плиз вопрос
     почему зачем если какую каком каких какими какого какому мою моим моими моему свою своей
-    этой эту этого тот та те той того который которая которые которое
+    этой эту этого тот та те той того который которая которые которое все весь вся всех всем
     """.split()  # noqa: SIM905 - a word list reads better as text than as 150 quoted strings
 )
 """Russian words that carry no topic. "почему" is here: "почему сгорел зар" is about the die."""
@@ -68,7 +71,8 @@ STOPWORDS_EN: frozenset[str] = frozenset(
     the a an is are was were be been do does did i me my mine you your it its of in on at to
     for with can could may might what how why if and or there this that these those which
     will would should shall am please tell explain about so just as by from we us our they
-    them their he she his her don't doesn't isn't aren't it's what's i'm i've
+    them their he she his her don't doesn't isn't aren't it's what's i'm i've cant dont im
+    doesnt isnt
     """.split()  # noqa: SIM905 - as above
 )
 
@@ -138,27 +142,6 @@ _NUMBER_WORD_RE = re.compile(
 )
 
 
-_SYNONYMS = {
-    # фишка and шашка are the same thing to players; кость (a die) is a зар.
-    "кость": "зар",
-    "кости": "зары",
-    "костей": "заров",
-    "костями": "зарами",
-    "piece": "checker",
-    "pieces": "checkers",
-    "stone": "checker",
-    "stones": "checkers",
-}
-
-
-def _synonym(word: str) -> str:
-    """Replace a word by the one the keyword lists use for the same thing."""
-    for old, new in (("фишк", "шашк"), ("фишек", "шашек")):
-        if word.startswith(old):
-            return new + word[len(old) :]
-    return _SYNONYMS.get(word, word)
-
-
 def tokenize(text: str) -> Tokens:
     """Split ``text`` into lowercase words, dice tokens and rule IDs.
 
@@ -172,13 +155,39 @@ def tokenize(text: str) -> Tokens:
         for m in _RULE_RE.finditer(text)
     )
     text = _RULE_RE.sub(" ", text)
+    moved = _move_words(text)
+    text = _MOVE_RE.sub(" ", text)
     text = _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     dice = tuple(dice_token(m.group(1), m.group(2)) for m in _DICE_RE.finditer(text))
     text = _DICE_RE.sub(" ", text)
-    words = tuple(
-        _synonym(fold_homoglyphs(w.lower().replace("’", "'"))) for w in _WORD_RE.findall(text)
-    )
-    return Tokens(words=words, dice=dice, rule_ids=rule_ids)
+    words = tuple(fold_homoglyphs(w.lower().replace("’", "'")) for w in _WORD_RE.findall(text))
+    return Tokens(words=words + moved, dice=dice, rule_ids=rule_ids)
+
+
+_MOVE_RE = re.compile(
+    r"(?<![\w/])(\d{1,2}|bar|бар)((?:/(?:\d{1,2}|off|выброс)\*?)+)(?:\(\d\))?(?![\w/])",
+    re.IGNORECASE,
+)
+
+
+def _move_words(text: str) -> tuple[str, ...]:
+    """What written moves («24/18 24/20», "bar/20", "6/off") say about the topic.
+
+    A move is cut out before dice are read (so "6/3" is not a roll) and stands for the
+    words its points imply: two checkers from 24 — the head; the bar — бар; off — выброс.
+    """
+    words: list[str] = []
+    sources = []
+    for m in _MOVE_RE.finditer(text):
+        src = m.group(1).lower()
+        sources.append(src)
+        if src in ("bar", "бар"):
+            words.append("бар")
+        if re.search(r"/(?:off|выброс)", m.group(2), re.IGNORECASE):
+            words.append("выброс")
+    if sources.count("24") >= 2:
+        words.append("голова")
+    return tuple(dict.fromkeys(words))
 
 
 def is_stopword(word: str) -> bool:
@@ -319,6 +328,61 @@ class SnowballStemmers:
     def _stem_en(self, word: str) -> str:
         with self._lock:
             return str(self._en.stemWord(word))
+
+
+class RussianWords:
+    """Russian words → matcher terms: pymorphy3 lemma, the players' lexicon, Snowball stem.
+
+    ``term`` is what a keyword word is indexed under; ``candidates`` are the terms a question
+    word is looked up as, best first (the lemma's term, then the plain stem of the word, then
+    the terms of the other readings pymorphy3 offers), because a lemmatiser's first guess is
+    sometimes another word (зары → «зара»). ``known`` tells a dictionary word from a possible
+    typo. pymorphy3's analyser is read-only after loading, so it is safe to share between
+    threads; results are cached.
+    """
+
+    def __init__(self, stemmers: SnowballStemmers | None = None) -> None:
+        import pymorphy3  # here, not at module level: importing the package stays cheap
+
+        from teacher.lexicon import canonical_ru
+
+        self._morph = pymorphy3.MorphAnalyzer()
+        self._stem = (stemmers or SnowballStemmers()).ru
+        self._canonical = canonical_ru
+        self.candidates: Callable[[str], tuple[str, ...]] = lru_cache(maxsize=16384)(
+            self._candidates
+        )
+        self.known: Callable[[str], bool] = lru_cache(maxsize=16384)(self._morph.word_is_known)
+
+    def _lemma_term(self, lemma: str) -> str:
+        return self._stem(self._canonical(lemma.replace("ё", "е")))
+
+    def _candidates(self, word: str) -> tuple[str, ...]:
+        parses = self._morph.parse(word)
+        lemmas = [p.normal_form for p in parses[:3]]
+        first = self._lemma_term(lemmas[0]) if lemmas else self._stem(word)
+        rest = [self._lemma_term(w) for w in (word, *lemmas[1:])]
+        return tuple(dict.fromkeys([first, *rest]))
+
+    def term(self, word: str) -> str:
+        """The one term a keyword word is indexed under."""
+        return self.candidates(word)[0]
+
+
+class SnowballRussianWords:
+    """The previous Russian reading (Snowball stems only), kept to measure against."""
+
+    def __init__(self, stemmers: SnowballStemmers | None = None) -> None:
+        self._stem = (stemmers or SnowballStemmers()).ru
+
+    def candidates(self, word: str) -> tuple[str, ...]:
+        return (self._stem(word),)
+
+    def term(self, word: str) -> str:
+        return self._stem(word)
+
+    def known(self, word: str) -> bool:
+        return False
 
 
 def significant_words(words: tuple[str, ...]) -> Iterator[str]:

@@ -1,10 +1,10 @@
-"""Tests of the rules knowledge base (bot/knowledge): content, rejections, diagrams, matcher.
+"""Tests of the rules knowledge base (teacher): content, rejections, diagrams, matcher.
 
 The question table below is written the way players type in a chat: word forms, typos,
 Latin transliteration, mixed languages. Each question names the topic that must come first;
 an alternate is listed only where a question is genuinely about two topics.
 
-Run ``python -m tests.test_knowledge`` to print the matcher's accuracy and speed with the
+Run ``python -m tests.teacher.test_knowledge`` to print the matcher's accuracy and speed with the
 Snowball stemmer and, if installed, with the pymorphy3 lemmatiser (see docs/knowledge.md).
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.knowledge import (
+from teacher import (
     DIAGRAMS,
     REJECTIONS,
     TOPICS,
@@ -33,10 +33,14 @@ from bot.knowledge import (
     topic_by_number,
     topics_for_rule,
 )
-from bot.knowledge.text import sound_key, tokenize, translit_to_cyrillic
+from teacher.text import sound_key, tokenize, translit_to_cyrillic
 
-REPO = Path(__file__).resolve().parents[1]
-RULES_MD = REPO.parent / "shared" / "rules" / "RULES.md"
+REPO = Path(__file__).resolve().parents[2]
+# /work/main/.. or, from a helper's worktree, /work/wt/<name>/../..
+RULES_MD = next(
+    (p for p in (d / "shared" / "rules" / "RULES.md" for d in REPO.parents) if p.is_file()),
+    REPO.parent / "shared" / "rules" / "RULES.md",
+)
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN = re.compile(r"[A-Za-z]")
@@ -784,27 +788,44 @@ def _time(fn: Callable[[str], object], arg: str) -> float:
 
 
 def test_index_is_built_lazily() -> None:
-    """Importing the package builds nothing and loads neither stemmer nor RapidFuzz."""
+    """Importing the package builds nothing and loads no stemmer, dictionary or RapidFuzz."""
     code = (
-        "import sys, bot.knowledge as k;"
+        "import sys, teacher as k;"
         "print(k.default_matcher.cache_info().currsize,"
-        " 'snowballstemmer' in sys.modules, 'rapidfuzz' in sys.modules)"
+        " 'snowballstemmer' in sys.modules, 'rapidfuzz' in sys.modules,"
+        " 'pymorphy3' in sys.modules)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
-    assert out.stdout.split() == ["0", "False", "False"]
+    assert out.stdout.split() == ["0", "False", "False", "False"]
 
 
-def test_knowledge_package_is_pure() -> None:
-    """No Telegram, database, image or network code: handlers call in, never the reverse."""
-    forbidden = {"aiogram", "aiosqlite", "PIL", "asyncio", "storage", "renderer", "requests"}
-    for path in (REPO / "bot" / "knowledge").glob("*.py"):
+ALLOWED_IMPORTS = {"engine", "teacher", "rapidfuzz", "snowballstemmer", "pymorphy3"}
+
+
+def test_teacher_package_is_pure() -> None:
+    """The teacher imports the engine, the standard library and its NLP libraries only: no
+    Telegram, database, image or network code, and nothing of the bot (the bot calls in)."""
+    stdlib = sys.stdlib_module_names
+    for path in (REPO / "teacher").glob("*.py"):
         imported = set(re.findall(r"^\s*(?:from|import) ([\w.]+)", path.read_text(), re.M))
-        assert not {name.split(".")[0] for name in imported} & forbidden, path.name
+        tops = {name.split(".")[0] for name in imported} - {"__future__"}
+        assert tops <= ALLOWED_IMPORTS | stdlib, (path.name, tops - ALLOWED_IMPORTS - stdlib)
+        assert "asyncio" not in tops, path.name
+    code = (
+        "import sys, teacher; teacher.match('почему сгорел зар');"
+        "from teacher import position;"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'aiogram', 'bot', 'storage',"
+        " 'renderer', 'PIL', 'aiosqlite', 'asyncio'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
 
 
-# --- backend comparison (not a test: python -m tests.test_knowledge) -------------------------
+# --- backend comparison (not a test: python -m tests.teacher.test_knowledge) -----------
 
 
 def _evaluate(matcher: Matcher) -> tuple[int, int, float, float]:
@@ -823,17 +844,12 @@ def _evaluate(matcher: Matcher) -> tuple[int, int, float, float]:
 
 
 def _compare_backends() -> None:
-    backends: list[tuple[str, Callable[[], Matcher]]] = [("snowball", Matcher)]
-    try:
-        import pymorphy3
+    from teacher.text import SnowballRussianWords
 
-        def morph() -> Matcher:
-            analyzer = pymorphy3.MorphAnalyzer()
-            return Matcher(stem_ru=lambda w: analyzer.parse(w)[0].normal_form)
-
-        backends.append(("pymorphy3", morph))
-    except ImportError:
-        print("pymorphy3 is not installed: only Snowball is measured")
+    backends: list[tuple[str, Callable[[], Matcher]]] = [
+        ("snowball", lambda: Matcher(russian=SnowballRussianWords(), bag_weight=0)),
+        ("pymorphy3", Matcher),
+    ]
     for name, make in backends:
         start = time.perf_counter()
         matcher = make()
@@ -848,3 +864,49 @@ def _compare_backends() -> None:
 
 if __name__ == "__main__":
     _compare_backends()
+
+
+# --- lexicon, dictionary and move words ------------------------------------------------------
+
+SLANG = [
+    ("фишка зажата", "locked_checker"),
+    ("как срубить фишку", "hitting"),
+    ("кость сгорела", "forced_move"),
+    ("сколько можно брать со старта", "head_rule"),
+    ("когда можно выкидывать", "bearoff_when"),
+    ("how do I capture a piece", "hitting"),
+    ("my stones are trapped", "locked_checker"),
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), SLANG)
+def test_players_words_reach_the_topic(question: str, expected: str) -> None:
+    assert match(question)[0].topic.id == expected
+
+
+def test_lexicon_maps_each_word_once() -> None:
+    from teacher.lexicon import EN, RU
+
+    assert RU["фишка"] == "шашка" and RU["срубить"] == "бить" and EN["piece"] == "checker"
+    assert all(word != canonical for word, canonical in (*RU.items(), *EN.items()))
+
+
+def test_dictionary_words_are_not_typo_corrected() -> None:
+    """«дам» is a real word one letter from «дом»: the dictionary knows it, so it stays."""
+    matcher = Matcher()
+    assert "дом" not in matcher.terms_of("дам")
+    assert matcher.terms_of("мрас")  # not a word: one edit from «марс», a 4-letter typo
+    assert match("мрас")[0].topic.id == "game_end"
+
+
+def test_written_moves_are_not_dice_and_say_what_they_touch() -> None:
+    tokens = tokenize("почему нельзя 6/3 и 24/18 24/20, а bar/22 и 5/off?")
+    assert tokens.dice == ()
+    assert {"голова", "бар", "выброс"} <= set(tokens.words)
+    assert "голова" not in tokenize("почему нельзя 24/18").words
+
+
+def test_a_close_runner_up_is_flagged() -> None:
+    results = match("можно ли встать на шашку соперника")
+    assert results[0].close is False
+    assert any(r.close for r in results[1:])
