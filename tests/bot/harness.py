@@ -16,6 +16,7 @@ from bot.app import App, build, register_commands
 from bot.callbacks import Act, GameCB
 from bot.config import Settings
 from bot.outbox import Outbox
+from gameplay import ChatKind, Place
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 
 TOKEN = "123456789:AAHfakeTokenForTheNardyBotTests_x9"
@@ -161,8 +162,8 @@ def players_by_chat(
 async def active_match(app: App, chat_id: int, user_id: int):
     """The bot's stored state of the game shown in ``chat_id`` (the test player's knowledge
     of the rules: it picks legal plays with the engine, as a player knows the rules)."""
-    snap = await app.games.find_for_chat(chat_id, 0, user_id, private=chat_id > 0)
-    return snap
+    kind = ChatKind.PRIVATE if chat_id > 0 else ChatKind.GROUP
+    return await app.games.find_for_chat(Place(chat_id, 0, kind), user_id)
 
 
 VISIBLE = ("editMessageMedia", "editMessageCaption", "sendPhoto", "sendMessage", "editMessageText")

@@ -14,7 +14,7 @@ import pytest
 
 from gameplay import clocks
 from gameplay.clocks import MoveClock
-from gameplay.scheduler import ClockScheduler
+from gameplay.scheduler import ClockScheduler, SystemTime
 from storage import Game, GameClock, GameStatus, SqliteStorage
 from tests.storage.conftest import ALICE, BORIS, GROUP, new_game
 
@@ -302,3 +302,16 @@ async def test_a_failing_pass_is_retried_and_the_task_lives_on(
         assert handler.events == [("remind", game.game_id, ALICE)]
         assert flaky.failures == 0 and running is scheduler
     assert caplog.text.count("clock scheduler pass failed") == 2
+
+
+async def test_system_time_sleeps_until_the_moment_or_a_wake() -> None:
+    real = SystemTime()
+    wake = asyncio.Event()
+    start = real.now()
+    await real.sleep_until(start + timedelta(milliseconds=50), wake)
+    assert real.now() - start >= timedelta(milliseconds=45)
+    asyncio.get_running_loop().call_later(0.05, wake.set)
+    start = real.now()
+    await real.sleep_until(start + timedelta(seconds=30), wake)
+    assert real.now() - start < timedelta(seconds=5)
+    await real.sleep_until(start - timedelta(seconds=1), asyncio.Event())  # past: returns
