@@ -161,7 +161,7 @@ async def build(
     ai_seed: int | None = None,
     outbox: Outbox | None = None,
 ) -> App:
-    store = await storage.open_storage(settings.database_path)
+    store = await storage.open_storage(settings.database)
     bot = bot or make_bot(settings)
     outbox = outbox or Outbox()
     games = GameService(store, rng=rng, ai=ComputerPlayers(seed=ai_seed))  # type: ignore[arg-type]
