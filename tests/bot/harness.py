@@ -31,10 +31,19 @@ class Running:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    tg: FakeTelegram, db: Path, *, seed: int = 1, ai_seed: int = 7, outbox: Outbox | None = None
+    tg: FakeTelegram,
+    db: Path | str,
+    *,
+    seed: int = 1,
+    ai_seed: int = 7,
+    outbox: Outbox | None = None,
 ) -> AsyncIterator[Running]:
-    """Build the bot against ``tg`` with database ``db`` and poll until the block exits."""
-    settings = Settings(BOT_TOKEN=TOKEN, DATABASE_PATH=str(db), TELEGRAM_API_BASE=tg.base_url)  # type: ignore[call-arg]
+    """Build the bot against ``tg`` with database ``db`` (a SQLite path, or a
+    ``postgresql://`` URL) and poll until the block exits."""
+    where = (
+        {"DATABASE_URL": db} if str(db).startswith("postgresql://") else {"DATABASE_PATH": str(db)}
+    )
+    settings = Settings(BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, **where)  # type: ignore[call-arg]
     fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
     app = await build(settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast)
     await register_commands(app.bot)
