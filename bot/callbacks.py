@@ -27,6 +27,7 @@ class Act(StrEnum):
     REMATCH = "R"
     WHY = "w"  # explain the last forfeit / pass
     HINT = "h"
+    VERIFY = "f"  # after the match: verify the dice (docs/fairness.md)
 
 
 class GameCB(CallbackData, prefix="g"):

@@ -28,9 +28,12 @@ from storage.base import Storage
 from storage.models import DiceRolls, DiceSeed
 
 
-async def commit(store: Storage, client_seeds: Iterable[str] = ()) -> DiceSeed:
-    """A new secret server seed, stored with its commitment (and any first client seeds)."""
-    secret = new_server_seed()
+async def commit(
+    store: Storage, client_seeds: Iterable[str] = (), *, server_seed: bytes | None = None
+) -> DiceSeed:
+    """A new secret server seed (``server_seed``: one drawn by the caller; a new one from
+    ``secrets`` otherwise), stored with its commitment (and any first client seeds)."""
+    secret = new_server_seed() if server_seed is None else server_seed
     return await store.create_dice_seed(commitment(secret), secret, tuple(client_seeds))
 
 

@@ -3,6 +3,8 @@ private chat; the game is then shown in both players' private chats)."""
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -33,6 +35,11 @@ class Lobby:
         self.games = games
         self.store = games.store
         self.invitation_ttl = invitation_ttl
+        # One acceptance of an invitation at a time: a second joiner's seed must not be added
+        # after the first one's dice were drawn without it (the report would not verify).
+        self._accepting: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     async def invite(
         self,
@@ -43,14 +50,19 @@ class Lobby:
         match_length: int = 1,
         options: Options | None = None,
         invitee: Actor | None = None,
+        client_seed: str | None = None,
     ) -> storage.Invitation:
         """An invitation to a game here: in a group the game is played in the group (and
         ``invitee``, when given, is the only one who may accept); from a private chat it is
-        a link, and the game is shown in each player's private chat."""
+        a link, and the game is shown in each player's private chat.
+
+        It commits to the game's dice seed now, before anyone joins (docs/fairness.md);
+        ``client_seed`` is the inviter's contribution, from the update that invited."""
         await self.games.players.seen(inviter)
         if invitee is not None:
             await self.games.players.seen(invitee)
         link = place.kind is ChatKind.PRIVATE
+        seed = await self.games.commit_dice(() if client_seed is None else (client_seed,))
         return await self.store.create_invitation(
             storage.NewInvitation(
                 inviter_id=inviter.user_id,
@@ -61,11 +73,20 @@ class Lobby:
                 invitee_id=invitee.user_id if invitee is not None else None,
                 match_length=match_length,
                 options=(options or Options()).to_dict(),
+                dice_seed_id=seed.seed_id,
             )
         )
 
-    async def accept(self, token: str, actor: Actor) -> Snapshot:
-        """Accept: roll the lot, seat both players (the inviter is seat 0), create the game."""
+    async def accept(self, token: str, actor: Actor, *, client_seed: str | None = None) -> Snapshot:
+        """Accept: seat both players (the inviter is seat 0), add the acceptor's
+        ``client_seed`` to the invitation's dice seed, roll the lot, create the game."""
+        lock = self._accepting.get(token)
+        if lock is None:
+            lock = self._accepting[token] = asyncio.Lock()
+        async with lock:
+            return await self._accept(token, actor, client_seed)
+
+    async def _accept(self, token: str, actor: Actor, client_seed: str | None) -> Snapshot:
         try:
             inv = await self.store.get_invitation(token)
         except storage.NotFoundError:
@@ -85,12 +106,19 @@ class Lobby:
             await self.games.chats.seen(inv.inviter_id, storage.ChatType.PRIVATE)
         seats: dict[int, int | None] = {0: inv.inviter_id, 1: actor.user_id}
         try:
-            return await self.games.create(match, place, seats, invitation=(token, actor.user_id))
+            return await self.games.create(
+                match,
+                place,
+                seats,
+                invitation=(token, actor.user_id),
+                seed_id=inv.dice_seed_id,
+                client_seeds=() if client_seed is None else (client_seed,),
+            )
         except storage.InvitationExpiredError:
             raise Refused(Refusal.INVITE_EXPIRED) from None
         except storage.InvitationNotForYouError:
             raise Refused(Refusal.INVITE_NOT_FOR_YOU) from None
-        except storage.InvitationNotPendingError:
+        except (storage.InvitationNotPendingError, storage.DiceSeedFrozenError):
             raise Refused(Refusal.INVITE_CLOSED) from None
 
     async def cancel(self, token: str, actor: Actor) -> storage.Invitation:
@@ -132,7 +160,9 @@ class Lobby:
             cancelled += 1
         return cancelled
 
-    async def rematch(self, actor: Actor, game_id: int) -> Snapshot | RematchOffer:
+    async def rematch(
+        self, actor: Actor, game_id: int, *, client_seed: str | None = None
+    ) -> Snapshot | RematchOffer:
         """A new match with the same players and settings after a finished one. The computer
         agrees at once (the new game is returned); a person is asked (#18: a rated game never
         starts on one player's tap), by an invitation only they may accept."""
@@ -143,7 +173,7 @@ class Lobby:
         if seat is None:
             raise Refused(Refusal.NOT_A_PLAYER)
         if snap.ai_seat is not None:
-            return await self.games.rematch(actor, game_id)
+            return await self.games.rematch(actor, game_id, client_seed=client_seed)
         other = snap.user_ids[1 - seat]
         assert other is not None
         invitee = Actor(other, snap.names[1 - seat])
@@ -161,5 +191,6 @@ class Lobby:
             match_length=match.length,
             options=match.options,
             invitee=invitee,
+            client_seed=client_seed,
         )
         return RematchOffer(invitation, invitee, shown)

@@ -20,7 +20,9 @@ import asyncio
 import logging
 import random
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import storage
 from engine import (
@@ -37,6 +39,8 @@ from engine import (
     Side,
 )
 from engine import Play as EnginePlay
+from engine.fairness import FairDice, new_server_seed
+from gameplay import fair_dice
 from gameplay.actions import (
     ANYTIME,
     Action,
@@ -69,6 +73,17 @@ ORDER_OF_PLAY: dict[Reason, Refusal] = {
     Reason.WRONG_PHASE: Refusal.WRONG_PHASE,
 }
 DEFAULT_LEVEL = "medium"
+# A match to many points has more games; more than this is not a real match.
+MATCH_GAMES_LIMIT = 200
+
+
+class NoDiceReport(Exception):
+    """A game's dice cannot be reported: ``reason`` "none" (a game stored before dice seeds)
+    or "not_over" (its match is still on, so its seed is still secret)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def new_move(event: Event) -> storage.NewMove:
@@ -91,6 +106,10 @@ def storage_kind(kind: ResultKind) -> storage.ResultKind:
     return storage.ResultKind(str(kind))
 
 
+# A game's dice: its seed's stream, or (a game stored before dice seeds) the service's rng.
+Dice = FairDice | None
+
+
 @dataclass(slots=True)
 class Decision:
     """An action the engine accepted, not saved yet. It holds the game's lock: pass it to
@@ -102,6 +121,7 @@ class Decision:
     action: Action
     before: int  # length of the current game's history before the action
     _lock: asyncio.Lock | None
+    dice: Dice = None  # the game's fair dice, continuing its stored stream (None: no seed)
 
     def release(self) -> None:
         """Give the game's lock back (idempotent); the decision can no longer be saved."""
@@ -148,6 +168,9 @@ class GameService:
     ) -> None:
         self.store = store
         self.rng = rng or random.SystemRandom()
+        # Server seeds come from the OS's CSPRNG; a test that injects a seeded rng gets
+        # reproducible seeds (and so reproducible fair dice) from it instead.
+        self._server_seed = new_server_seed if rng is None else lambda: self.rng.randbytes(32)
         self.ai = ai
         self.players = players or Players(store)
         self.chats = chats or Chats(store)
@@ -305,17 +328,25 @@ class GameService:
             match = snap.match
             game = match.current
             before = len(game.history)
-            self._apply(game, seat, action)
+            dice = await self.dice_of(snap.row)
+            self._apply(game, seat, action, dice)
         except BaseException:
             lock.release()
             raise
-        return Decision(snap, match, seat, action, before, lock)
+        return Decision(snap, match, seat, action, before, lock, dice)
 
-    def _apply(self, game: Game, seat: int, action: Action) -> None:
+    async def dice_of(self, row: storage.Game) -> Dice:
+        """The game's fair dice, continuing after the last die stored: a retried action draws
+        the same dice again, never new ones (None for a game stored before dice seeds)."""
+        if row.dice_seed_id is None:
+            return None
+        return await fair_dice.dice_for(self.store, row.dice_seed_id)
+
+    def _apply(self, game: Game, seat: int, action: Action, dice: Dice = None) -> None:
         try:
             match action:
                 case Roll():
-                    game.roll(self.rng, seat=seat)
+                    game.roll(dice or self.rng, seat=seat)
                 case Step(src=src, dst=dst):
                     game.step(src, dst, seat=seat)
                 case Undo():
@@ -355,8 +386,10 @@ class GameService:
             raise RuntimeError("a decision can be committed once")
         try:
             snap, match = decision.snap, decision.match
-            forced = await self._settle(match, snap.user_ids, snap.row.ai_level)
-            return Outcome(await self._save(snap, match, decision.before, forced, update_id))
+            forced = await self._settle(match, snap.user_ids, snap.row.ai_level, decision.dice)
+            return Outcome(
+                await self._save(snap, match, decision.before, forced, update_id, decision.dice)
+            )
         finally:
             decision.release()
 
@@ -374,16 +407,27 @@ class GameService:
         return await self.commit(decision, update_id=update_id)
 
     async def _settle(
-        self, match: Match, seats: dict[int, int | None], ai_level: str | None
+        self,
+        match: Match,
+        seats: dict[int, int | None],
+        ai_level: str | None,
+        dice: Dice = None,
     ) -> bool:
         """:meth:`advance`, in a worker thread when the computer plays (its search is slow)."""
         if any(uid is None for uid in seats.values()):
-            return await asyncio.to_thread(self.advance, match, seats, ai_level)
-        return self.advance(match, seats, ai_level)
+            return await asyncio.to_thread(self.advance, match, seats, ai_level, dice)
+        return self.advance(match, seats, ai_level, dice)
 
-    def advance(self, match: Match, seats: dict[int, int | None], ai_level: str | None) -> bool:
-        """Play everything that needs no person's decision; True if a person's only legal
-        play was played for them."""
+    def advance(
+        self,
+        match: Match,
+        seats: dict[int, int | None],
+        ai_level: str | None,
+        dice: Dice = None,
+    ) -> bool:
+        """Play everything that needs no person's decision (the opening lot included, drawn
+        from ``dice``); True if a person's only legal play was played for them."""
+        rng = dice or self.rng
         forced = False
         level = ai_level or DEFAULT_LEVEL
         for _ in range(1000):
@@ -391,7 +435,7 @@ class GameService:
             if game.phase is Phase.OVER:
                 return forced
             if game.phase is Phase.OPENING:
-                game.roll_lot(self.rng)
+                game.roll_lot(rng)
                 continue
             actor = game.seat_to_act
             assert actor is not None
@@ -415,7 +459,7 @@ class GameService:
                         continue
                 elif game.can_double(actor):
                     return forced
-                game.roll(self.rng, seat=actor)
+                game.roll(rng, seat=actor)
                 continue
             if game.phase is Phase.MOVE:
                 if is_ai:
@@ -441,8 +485,10 @@ class GameService:
         before: int,
         forced: bool,
         update_id: int | None,
+        dice: Dice = None,
     ) -> Snapshot | None:
         row = snap.row
+        rolls = fair_dice.drawn(dice) if dice is not None else None
         game = match.current
         events = game.history[before:]
         moves = [new_move(e) for e in events if e.kind != "roll" and e.kind != "end"]
@@ -462,10 +508,13 @@ class GameService:
                     moves=moves,
                     score=_score_by_colour(match, game),
                     update_id=update_id,
+                    dice=rolls,
                 )
                 out = await self.snapshot(finished.game, match)
                 out.finished = finished
-                if not match.is_over:
+                if match.is_over:
+                    await self._reveal(row.dice_seed_id)
+                else:
                     out.next_game = await self._start_next(finished.game, match, out.user_ids)
             else:
                 saved = await self.store.save_game(
@@ -475,6 +524,7 @@ class GameService:
                     moves=moves,
                     score=_score_by_colour(match, game),
                     update_id=update_id,
+                    dice=rolls,
                 )
                 out = await self.snapshot(saved, match)
         except storage.DuplicateUpdateError:
@@ -492,9 +542,49 @@ class GameService:
     # ---- creating games ---------------------------------------------------------------------
 
     def new_match(self, variant: str, length: int, options: Options) -> Match:
-        match = Match(variant, length=length, options=options)
-        match.current.roll_lot(self.rng)
-        return match
+        """A new match before its opening lot (:meth:`create` draws it from the game's dice)."""
+        return Match(variant, length=length, options=options)
+
+    async def _reveal(self, seed_id: int | None) -> None:
+        """Reveal a seed whose match is over (or abandoned); a failure is logged and the
+        Verify button reveals it later (revealing is idempotent)."""
+        if seed_id is None:
+            return
+        try:
+            await self.store.reveal_dice_seed(seed_id)
+        except storage.StorageError:
+            log.exception("could not reveal the dice seed of a finished match")
+
+    async def commit_dice(self, client_seeds: Sequence[str] = ()) -> storage.DiceSeed:
+        """A new secret server seed for a game offered now, stored with its commitment and the
+        offerer's client seeds (docs/fairness.md, step 1)."""
+        return await fair_dice.commit(self.store, client_seeds, server_seed=self._server_seed())
+
+    async def dice_report(self, game_id: int) -> dict[str, Any]:
+        """The dice report of the finished match the game belongs to (its games share the
+        seed), revealing the seed; Refused(GAME_NOT_FOUND), or :class:`NoDiceReport`."""
+        snap = await self.load(game_id)
+        seed_id = snap.row.dice_seed_id
+        if seed_id is None:
+            raise NoDiceReport("none")
+        if snap.active or not snap.match.is_over:
+            raise NoDiceReport("not_over")
+        player = next(uid for uid in snap.user_ids.values() if uid is not None)
+        rows = await self.store.list_user_games(player, limit=MATCH_GAMES_LIMIT)
+        games = sorted((r for r in rows if r.dice_seed_id == seed_id), key=lambda r: r.game_id)
+        histories = [Match.from_json(r.state).current.history for r in games]
+        return await fair_dice.report(
+            self.store,
+            seed_id,
+            played=fair_dice.played_dice(histories),
+            game={"game_ids": [r.game_id for r in games], "variant": str(snap.row.variant)},
+        )
+
+    async def seed_view(self, seed_id: int | None) -> storage.DiceSeed | None:
+        """The public view of a seed (its commitment; the server seed once revealed)."""
+        if seed_id is None:
+            return None
+        return await self.store.get_dice_seed(seed_id)
 
     @staticmethod
     def _new_row(
@@ -503,6 +593,8 @@ class GameService:
         thread_id: int,
         seats: dict[int, int | None],
         ai_level: str | None,
+        seed_id: int | None,
+        dice: Dice,
     ) -> storage.NewGame:
         game = match.current
         return storage.NewGame(
@@ -515,6 +607,8 @@ class GameService:
             match_length=match.length,
             options=match.options.to_dict(),
             ai_level=ai_level,
+            dice_seed_id=seed_id,
+            dice=fair_dice.drawn(dice) if dice is not None else None,
         )
 
     async def create(
@@ -525,12 +619,24 @@ class GameService:
         *,
         ai_level: str | None = None,
         invitation: tuple[str, int] | None = None,
+        seed_id: int | None = None,
+        client_seeds: Sequence[str] = (),
     ) -> Snapshot:
         """Store a new game (accepting ``invitation`` = (token, acceptor) in the same
         transaction) after playing its automatic opening; Refused(GAME_EXISTS) if the place
-        already has one."""
-        await self._settle(match, seats, ai_level)
-        new = self._new_row(match, place.chat_id, place.thread_id, seats, ai_level)
+        already has one.
+
+        Its dice come from ``seed_id`` (an invitation's seed, or the match's for its next
+        game) with ``client_seeds`` added before the first die, or from a seed committed now
+        to ``client_seeds``."""
+        if seed_id is None:
+            seed_id = (await self.commit_dice(client_seeds)).seed_id
+        else:
+            for client_seed in client_seeds:
+                await self.store.add_client_seed(seed_id, client_seed)
+        dice = await fair_dice.dice_for(self.store, seed_id)
+        await self._settle(match, seats, ai_level, dice)
+        new = self._new_row(match, place.chat_id, place.thread_id, seats, ai_level, seed_id, dice)
         try:
             if invitation is None:
                 row = await self.store.create_game(new)
@@ -543,6 +649,7 @@ class GameService:
         row = await self._log_initial(row, match)
         snap = await self.snapshot(row, match)
         snap.events = list(match.current.history)
+        snap.dice_commitment = (await self.store.get_dice_seed(seed_id)).commitment
         return snap
 
     async def _log_initial(self, row: storage.Game, match: Match) -> storage.Game:
@@ -556,15 +663,27 @@ class GameService:
         )
 
     async def start_vs_computer(
-        self, actor: Actor, place: Place, variant: str, level: str, options: Options
+        self,
+        actor: Actor,
+        place: Place,
+        variant: str,
+        level: str,
+        options: Options,
+        *,
+        client_seed: str | None = None,
     ) -> Snapshot:
-        """A game against the computer (the person is seat 0)."""
+        """A game against the computer (the person is seat 0; ``client_seed`` is their
+        contribution to the dice, from the update that started the game)."""
         await self.players.seen(actor)
         if place.private:
             await self.chats.seen(place.chat_id, storage.ChatType.PRIVATE)
         level = level if level in LEVELS else DEFAULT_LEVEL
         return await self.create(
-            self.new_match(variant, 1, options), place, {0: actor.user_id, 1: None}, ai_level=level
+            self.new_match(variant, 1, options),
+            place,
+            {0: actor.user_id, 1: None},
+            ai_level=level,
+            client_seeds=() if client_seed is None else (client_seed,),
         )
 
     async def _start_next(
@@ -575,12 +694,17 @@ class GameService:
         nxt.next_game()
         place = Place(row.chat_id, row.thread_id)
         try:
-            return await self.create(nxt, place, seats, ai_level=row.ai_level)
+            return await self.create(
+                nxt, place, seats, ai_level=row.ai_level, seed_id=row.dice_seed_id
+            )
         except Refused:
             return None
 
-    async def rematch(self, actor: Actor, game_id: int) -> Snapshot:
-        """A new match with the same players and settings, after a finished one."""
+    async def rematch(
+        self, actor: Actor, game_id: int, *, client_seed: str | None = None
+    ) -> Snapshot:
+        """A new match with the same players and settings, after a finished one (its dice
+        from a new seed, ``client_seed`` the asker's contribution)."""
         snap = await self.load(game_id)
         row = snap.row
         if snap.active:
@@ -590,7 +714,13 @@ class GameService:
         await self.players.seen(actor)
         match = self.new_match(snap.match.variant_name, snap.match.length, snap.match.options)
         place = Place(row.chat_id, row.thread_id)
-        return await self.create(match, place, dict(snap.user_ids), ai_level=row.ai_level)
+        return await self.create(
+            match,
+            place,
+            dict(snap.user_ids),
+            ai_level=row.ai_level,
+            client_seeds=() if client_seed is None else (client_seed,),
+        )
 
     async def abandon(self, game_id: int) -> bool:
         """End a game without a result (its chat is gone); False if storage failed (logged:
@@ -600,6 +730,7 @@ class GameService:
             row = await self.store.get_game(game_id)
             if row.status is storage.GameStatus.ACTIVE:
                 await self.store.abandon_game(row.game_id, row.version)
+            await self._reveal(row.dice_seed_id)
         except storage.StorageError:
             log.exception("could not abandon game %s", game_id)
             return False

@@ -25,6 +25,8 @@ class Snapshot:
     forced: bool = False  # a single legal play was played for the human
     finished: storage.FinishedGame | None = None
     next_game: Snapshot | None = None  # the next game of the match, if one started
+    # SHA-256 of the dice seed, on a game just created (its first board shows it)
+    dice_commitment: str | None = None
 
     @property
     def game(self) -> Game:

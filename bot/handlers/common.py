@@ -7,6 +7,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from bot import refusals
+from bot.handlers.dice import client_seed_of
 from bot.handlers.util import is_admin
 from bot.languages import Languages
 from bot.showing import Shows
@@ -22,11 +23,12 @@ async def start_with_payload(
     lobby: Lobby,
     shows: Shows,
     langs: Languages,
+    update_id: int | None = None,
 ) -> None:
     """A friend opened an invitation link: join the game and show both players the board."""
     token = (command.args or "").strip()
     try:
-        snap = await lobby.accept(token, actor)
+        snap = await lobby.accept(token, actor, client_seed=client_seed_of(message, update_id))
     except Refused as refused:
         await refusals.reply(message, lang, refused)
         return

@@ -14,9 +14,11 @@ from aiogram.utils.deep_linking import create_start_link
 
 from bot import refusals
 from bot.callbacks import LobbyAct, LobbyCB, MenuAct, NewGameCB
+from bot.handlers.dice import client_seed_of
 from bot.handlers.util import parse_new_args
 from bot.house_rules import describe
 from bot.middlewares import actor_of
+from bot.presenter.dice import commitment_line, with_copy_button
 from bot.showing import Shows
 from bot.texts import h, t
 from engine import Side
@@ -29,13 +31,16 @@ def _length_text(lang: str, n: int) -> str:
     return t(lang, "lobby_length", n=n) if n > 1 else ""
 
 
-def invitation_keyboard(lang: str, token: str, *, personal: bool) -> InlineKeyboardMarkup:
-    """Join / Cancel under an open lobby; Accept / Decline under a personal invitation."""
+def invitation_keyboard(
+    lang: str, token: str, *, personal: bool, commitment: str | None = None
+) -> InlineKeyboardMarkup:
+    """Join / Cancel under an open lobby; Accept / Decline under a personal invitation; and
+    the copy button of the dice commitment, when given."""
     if personal:
         buttons = (("btn_accept", LobbyAct.ACCEPT), ("btn_decline", LobbyAct.DECLINE))
     else:
         buttons = (("btn_join", LobbyAct.JOIN), ("btn_cancel", LobbyAct.CANCEL))
-    return InlineKeyboardMarkup(
+    markup = InlineKeyboardMarkup(
         inline_keyboard=[
             [
                 InlineKeyboardButton(
@@ -45,6 +50,18 @@ def invitation_keyboard(lang: str, token: str, *, personal: bool) -> InlineKeybo
             ]
         ]
     )
+    return markup if commitment is None else with_copy_button(markup, lang, commitment)
+
+
+async def invitation_commitment(games: GameService, seed_id: int | None) -> str | None:
+    """The SHA-256 commitment of an invitation's dice seed (None for an older one)."""
+    seed = await games.seed_view(seed_id)
+    return None if seed is None else seed.commitment
+
+
+def with_commitment(lang: str, text: str, commitment: str | None) -> str:
+    """An invitation's text with the short dice commitment under it."""
+    return text if commitment is None else f"{text}\n{commitment_line(lang, commitment)}"
 
 
 async def _active_game_message(
@@ -70,6 +87,7 @@ async def new_in_group(
     games: GameService,
     lobby: Lobby,
     shows: Shows,
+    update_id: int | None = None,
 ) -> None:
     """Open a lobby: the first other member to tap Join becomes the opponent."""
     if await _active_game_message(message, lang, actor, place, games, shows):
@@ -77,8 +95,14 @@ async def new_in_group(
     defaults = await games.chats.defaults(place.chat_id)
     variant, length = parse_new_args(command.args, defaults.variant, defaults.match_length)
     inv = await lobby.invite(
-        actor, place, variant=variant, match_length=length, options=defaults.options
+        actor,
+        place,
+        variant=variant,
+        match_length=length,
+        options=defaults.options,
+        client_seed=client_seed_of(message, update_id),
     )
+    commitment = await invitation_commitment(games, inv.dice_seed_id)
     text = t(
         lang,
         "lobby",
@@ -87,7 +111,10 @@ async def new_in_group(
         length=_length_text(lang, length),
         rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
     )
-    await message.answer(text, reply_markup=invitation_keyboard(lang, inv.token, personal=False))
+    await message.answer(
+        with_commitment(lang, text, commitment),
+        reply_markup=invitation_keyboard(lang, inv.token, personal=False, commitment=commitment),
+    )
 
 
 async def challenge(
@@ -99,6 +126,7 @@ async def challenge(
     games: GameService,
     lobby: Lobby,
     shows: Shows,
+    update_id: int | None = None,
 ) -> None:
     """/challenge as a reply: invite exactly that member (Accept / Decline)."""
     target = message.reply_to_message.from_user if message.reply_to_message else None
@@ -123,7 +151,9 @@ async def challenge(
         match_length=length,
         options=defaults.options,
         invitee=invited,
+        client_seed=client_seed_of(message, update_id),
     )
+    commitment = await invitation_commitment(games, inv.dice_seed_id)
     invitee = f'<a href="tg://user?id={target.id}">{h(invited.name)}</a>'
     text = t(
         lang,
@@ -134,7 +164,10 @@ async def challenge(
         length=_length_text(lang, length),
         rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
     )
-    await message.answer(text, reply_markup=invitation_keyboard(lang, inv.token, personal=True))
+    await message.answer(
+        with_commitment(lang, text, commitment),
+        reply_markup=invitation_keyboard(lang, inv.token, personal=True, commitment=commitment),
+    )
 
 
 async def join(
@@ -144,13 +177,16 @@ async def join(
     actor: Actor,
     lobby: Lobby,
     shows: Shows,
+    update_id: int | None = None,
 ) -> None:
     message = query.message
     if not isinstance(message, Message):
         await query.answer(t(lang, "outdated"))
         return
     try:
-        snap = await lobby.accept(callback_data.token, actor)
+        snap = await lobby.accept(
+            callback_data.token, actor, client_seed=client_seed_of(query, update_id)
+        )
     except Refused as refused:
         await query.answer(refusals.refusal_text(lang, refused), show_alert=True)
         return
@@ -231,6 +267,7 @@ async def private_invite(
     games: GameService,
     lobby: Lobby,
     bot: Bot,
+    update_id: int | None = None,
 ) -> None:
     message = query.message
     if not isinstance(message, Message):
@@ -243,7 +280,9 @@ async def private_invite(
         variant=_variant(callback_data.variant),
         match_length=defaults.match_length,
         options=defaults.options,
+        client_seed=client_seed_of(query, update_id),
     )
+    commitment = await invitation_commitment(games, inv.dice_seed_id)
     await query.answer()
     link = await create_start_link(bot, inv.token)
     hours = int(lobby.invitation_ttl.total_seconds() // 3600)
@@ -255,7 +294,10 @@ async def private_invite(
             ]
         ]
     )
-    await message.edit_text(t(lang, "invite_link", link=link, hours=hours), reply_markup=keyboard)
+    if commitment is not None:
+        keyboard = with_copy_button(keyboard, lang, commitment)
+    text = with_commitment(lang, t(lang, "invite_link", link=link, hours=hours), commitment)
+    await message.edit_text(text, reply_markup=keyboard)
 
 
 async def private_computer(query: CallbackQuery, callback_data: NewGameCB, lang: str) -> None:
@@ -287,6 +329,7 @@ async def private_level(
     place: Place,
     games: GameService,
     shows: Shows,
+    update_id: int | None = None,
 ) -> None:
     message = query.message
     if not isinstance(message, Message):
@@ -295,7 +338,12 @@ async def private_level(
     options = (await games.chats.defaults(place.chat_id)).options
     try:
         snap = await games.start_vs_computer(
-            actor, place, _variant(callback_data.variant), callback_data.level, options
+            actor,
+            place,
+            _variant(callback_data.variant),
+            callback_data.level,
+            options,
+            client_seed=client_seed_of(query, update_id),
         )
     except Refused as refused:
         await refusals.answer_tap(query, lang, refused)

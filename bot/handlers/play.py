@@ -20,7 +20,8 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot import refusals
 from bot.boards import Target
 from bot.callbacks import Act, GameCB
-from bot.handlers.lobby import invitation_keyboard
+from bot.handlers.dice import client_seed_of
+from bot.handlers.lobby import invitation_commitment, invitation_keyboard, with_commitment
 from bot.languages import Languages
 from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event
 from bot.showing import Shows
@@ -168,10 +169,14 @@ async def rematch(
     shows: Shows,
     langs: Languages,
     bot: Bot,
+    games: GameService,
+    update_id: int | None = None,
 ) -> None:
     """A new match: against the computer at once; a person is asked to accept first."""
     try:
-        result = await lobby.rematch(actor, callback_data.game)
+        result = await lobby.rematch(
+            actor, callback_data.game, client_seed=client_seed_of(query, update_id)
+        )
     except Refused as refused:
         await refusals.answer_tap(query, lang, refused)
         return
@@ -192,7 +197,9 @@ async def rematch(
         variant=t(their, f"variant_{inv.variant}"),
         length=t(their, "lobby_length", n=inv.match_length) if inv.match_length > 1 else "",
     )
-    keyboard = invitation_keyboard(their, inv.token, personal=True)
+    commitment = await invitation_commitment(games, inv.dice_seed_id)
+    text = with_commitment(their, text, commitment)
+    keyboard = invitation_keyboard(their, inv.token, personal=True, commitment=commitment)
     await shows.outbox.run(
         place.chat_id,
         lambda: bot.send_message(

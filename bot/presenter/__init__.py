@@ -25,6 +25,7 @@ from bot.presenter.common import (
     point_label,
     short_name,
 )
+from bot.presenter.dice import commitment_line, with_copy_button
 from bot.presenter.keyboard import keyboard
 from gameplay import Snapshot
 from renderer.options import BoardOptions
@@ -59,4 +60,10 @@ class BoardView:
 
 def board_view(snap: Snapshot, view: ChatView) -> BoardView:
     snap = localized(snap, view.lang)
-    return BoardView(caption(snap, view), keyboard(snap, view), board_options(snap, view))
+    text, buttons = caption(snap, view), keyboard(snap, view)
+    if snap.dice_commitment is not None:  # a new game's first board: the dice commitment
+        line = "\n" + commitment_line(view.lang, snap.dice_commitment)
+        if len(text) + len(line) <= CAPTION_LIMIT:
+            text += line
+        buttons = with_copy_button(buttons, view.lang, snap.dice_commitment)
+    return BoardView(text, buttons, board_options(snap, view))

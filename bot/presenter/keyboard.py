@@ -27,6 +27,8 @@ def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup | None:
     if game.phase is Phase.OVER:
         if snap.match.is_over:
             rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])
+            if snap.row.dice_seed_id is not None:
+                rows.append([btn(t(lang, "btn_verify"), Act.VERIFY)])
         return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
     if actor is None:
         return None

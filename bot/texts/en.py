@@ -143,6 +143,31 @@ TEXTS: dict[str, str] = {
     "btn_done": "✅ Done",
     "btn_back": "⬅️ Back",
     "btn_rematch": "🔁 Rematch",
+    # ---- dice anyone can verify (docs/fairness.md) ---------------------------------------
+    "dice_commitment": "🔐 Dice: fingerprint <code>{short}</code> — SHA-256 of the bot's secret, "
+    "revealed when the match is over.",
+    "btn_copy_commitment": "📋 Full fingerprint",
+    "btn_verify": "🔍 Verify dice",
+    "verify_ok": "✅ <b>The dice were fair.</b> The fingerprint <code>{short}</code> shown at the "
+    "start is the SHA-256 of the revealed secret, so the secret was not changed. "
+    "Every die (in all: {dice}; rolls and lots: {played}) follows from the secret and the players' "
+    "contributions, in order, none skipped. The bot could not pick the dice after showing the "
+    "fingerprint.\n"
+    "Check it yourself: the file below and <code>python -m engine.fairness verify {name}</code>.",
+    "verify_failed": "❌ <b>The dice check failed:</b>\n{problems}",
+    "verify_problem_format": "the report is damaged",
+    "verify_problem_algorithm": "an unknown algorithm version",
+    "verify_problem_server_seed": "the secret is written wrongly",
+    "verify_problem_commitment": "the revealed secret does not give the fingerprint shown at the "
+    "start",
+    "verify_problem_counter": "the dice are out of order or one is missing",
+    "verify_problem_roll": "die #{counter} differs from the computed one",
+    "verify_problem_played": "the game's rolls differ from the computed dice",
+    "verify_none": "This game has no verifiable dice: it started before they existed.",
+    "verify_not_over": "The dice can be checked when the match is over: the secret stays closed "
+    "until then.",
+    "verify_report_caption": "🎲 The game's dice report. Check it without the bot: "
+    "<code>python -m engine.fairness verify {name}</code>",
     "btn_why": "❓ Why?",
     "btn_hint": "💡 Hint",
     "bar": "bar",
