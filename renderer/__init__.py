@@ -6,6 +6,7 @@ Public API::
     render_replay(frames) -> bytes                          # animated GIF of a whole game
     render_game_replay(history, variant, ...) -> bytes      # the same, from a game's events
     render_diagram(position, highlight_points=..., arrows=...) -> bytes   # rules figures
+    render_mistake(position, played, best, options) -> bytes   # review: played vs best play
     check_assets()                                          # call at start-up: loud font check
     warm_up(width)                                          # fill the caches for that width
 
@@ -24,6 +25,7 @@ from renderer.options import (
     RenderOptionsError,
 )
 from renderer.replay import history_frames, render_game_replay, render_replay
+from renderer.review import render_mistake
 from renderer.warm import warm_up
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "render_board",
     "render_diagram",
     "render_game_replay",
+    "render_mistake",
     "render_replay",
     "warm_up",
 ]
