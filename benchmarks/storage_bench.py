@@ -5,6 +5,13 @@
     python benchmarks/storage_bench.py --sweep              # + tasks/readers/synchronous table
     python benchmarks/storage_bench.py --games 100 --commits 2000   # a quick look
     python benchmarks/storage_bench.py --claim separate --no-group  # one way of a tap, see below
+    python benchmarks/storage_bench.py --database postgresql://user:pw@host/db   # PostgreSQL
+    python benchmarks/storage_bench.py --database temporary     # a throw-away local PostgreSQL
+
+On PostgreSQL the run happens in a scratch database created beside the one the URL names (the
+role needs CREATEDB) and dropped afterwards; ``temporary`` starts a server of its own with
+PostgreSQL's durable defaults (tests/pg_server.py, needs Debian's ``postgresql`` package) and
+also reports the server's CPU time, which runs in other processes than the bot's.
 
 What one "commit" is: a task loads a game (``get_game``), builds the next state and saves it with
 one move-log entry (``save_game(..., moves=[move])``) -- exactly what the bot does per tap.  Each
@@ -39,10 +46,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storage import GameResult, NewGame, NewMove, SqliteStorage
+from storage import GameResult, NewGame, NewMove, SqliteStorage, Storage
+from storage.settings import is_postgres_url, redact
 
 RESULT_KINDS = ("oin", "oin", "oin", "mars", "mars", "koks")
 
@@ -66,6 +75,8 @@ class Figures:
     finish_per_second: float
     db_bytes: int
     state_bytes: int
+    backend: str = "sqlite"
+    server_cpu_ms_per_commit: float = 0.0
 
     @property
     def mb_per_1000_games(self) -> float:
@@ -102,6 +113,63 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
+def server_cpu_seconds(postmaster: int | None) -> float:
+    """CPU time of a local PostgreSQL server: the postmaster and its backends (from /proc)."""
+    if postmaster is None:
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, parent = int(entry.name), int(fields[1])
+        if pid == postmaster or parent == postmaster:
+            total += int(fields[11]) + int(fields[12])  # utime + stime
+    return total / tick
+
+
+class Postgres:
+    """Scratch databases on a PostgreSQL server for the runs (one per run, dropped after)."""
+
+    def __init__(self, url: str, postmaster: int | None = None) -> None:
+        self.url = url
+        self.postmaster = postmaster
+        self._count = 0
+
+    def _with_database(self, name: str) -> str:
+        parts = urlsplit(self.url)
+        return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
+
+    async def scratch(self) -> str:
+        import asyncpg
+
+        self._count += 1
+        name = f"nardy_bench_{os.getpid()}_{self._count}"
+        conn = await asyncpg.connect(self.url)
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+        return self._with_database(name)
+
+    async def size_and_drop(self, url: str) -> int:
+        import asyncpg
+
+        name = urlsplit(url).path.lstrip("/")
+        conn = await asyncpg.connect(self.url)
+        try:
+            size = int(await conn.fetchval("SELECT pg_database_size($1)", name))
+            await conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()
+        return size
+
+
 async def run(
     directory: Path,
     *,
@@ -111,19 +179,27 @@ async def run(
     readers: int,
     synchronous: str,
     state_bytes: int,
+    postgres: Postgres | None = None,
     claim: str = "inside",
     group: bool = True,
 ) -> Figures:
     path = directory / f"bench-{tasks}-{readers}-{synchronous}.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    store = await SqliteStorage.open(
-        path,
-        readers=readers,
-        synchronous=synchronous,  # type: ignore[arg-type]
-    )
-    if not group:
-        store._pool.writer.MAX_GROUP = 1  # one transaction per commit (benchmark only)
+    store: Storage
+    if postgres is None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        store = await SqliteStorage.open(
+            path,
+            readers=readers,
+            synchronous=synchronous,  # type: ignore[arg-type]
+        )
+        if not group:
+            store._pool.writer.MAX_GROUP = 1  # one transaction per commit (benchmark only)
+    else:
+        from storage.postgres import PostgresStorage
+
+        url = await postgres.scratch()
+        store = await PostgresStorage.open(url, pool_size=readers)
 
     # -- setup: users, one chat per game, the games -----------------------------------------
     players = max(2, games // 2)
@@ -181,11 +257,13 @@ async def run(
             )
             latencies.append(time.perf_counter() - started)
 
+    server_began = server_cpu_seconds(postgres.postmaster if postgres else None)
     cpu_began = time.process_time()  # all threads of this process: loop and SQLite threads
     began = time.perf_counter()
     await asyncio.gather(*(player(t) for t in range(tasks)))
     seconds = time.perf_counter() - began
     cpu_seconds = time.process_time() - cpu_began
+    server_seconds = server_cpu_seconds(postgres.postmaster if postgres else None) - server_began
 
     # -- finish every game ----------------------------------------------------------------------
     rng = random.Random(5)
@@ -206,7 +284,7 @@ async def run(
     await asyncio.gather(*(finisher(t) for t in range(tasks)))
     finish_seconds = time.perf_counter() - finish_began
     await store.close()  # checkpoints the WAL into the main file
-    db_bytes = path.stat().st_size
+    db_bytes = path.stat().st_size if postgres is None else await postgres.size_and_drop(url)
 
     latencies.sort()
     return Figures(
@@ -227,6 +305,8 @@ async def run(
         finish_per_second=games / finish_seconds,
         db_bytes=db_bytes,
         state_bytes=state_bytes,
+        backend="sqlite" if postgres is None else "postgresql",
+        server_cpu_ms_per_commit=server_seconds / len(latencies) * 1000,
     )
 
 
@@ -267,11 +347,32 @@ async def main() -> int:
     parser.add_argument("--sweep-commits", type=int, default=10_000)
     parser.add_argument("--dir", type=Path, default=None, help="where to put the database")
     parser.add_argument("--keep", action="store_true", help="keep the database files")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="postgresql://... to measure PostgreSQL (scratch databases beside it), or "
+        "'temporary' for a throw-away local server; default: SQLite files",
+    )
     args = parser.parse_args()
+    server = None
+    postgres = None
+    if args.database == "temporary":
+        from tests.pg_server import DURABLE_SETTINGS, PostgresServer
+
+        server = PostgresServer(DURABLE_SETTINGS).start()
+        assert server.process is not None
+        postgres = Postgres(server.url(), postmaster=server.process.pid)
+    elif args.database is not None:
+        if not is_postgres_url(args.database):
+            parser.error("--database takes a postgresql:// URL or 'temporary'")
+        postgres = Postgres(args.database)
+    if postgres is not None and args.readers == 2:
+        args.readers = 10  # the pool size: PostgreSQL writes in parallel, one connection each
 
     directory = args.dir or Path(tempfile.mkdtemp(prefix="nardy-bench-"))
     directory.mkdir(parents=True, exist_ok=True)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, database in {directory}")
+    where = redact(postgres.url) if postgres else directory
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, database in {where}")
     try:
         main_run = await run(
             directory,
@@ -281,6 +382,7 @@ async def main() -> int:
             readers=args.readers,
             synchronous=args.synchronous,
             state_bytes=args.state_bytes,
+            postgres=postgres,
             claim=args.claim,
             group=args.group,
         )
@@ -295,6 +397,11 @@ async def main() -> int:
         print(f"  load-and-save p99       : {main_run.p99_ms:.2f} ms")
         print(f"  load-and-save max       : {main_run.max_ms:.1f} ms")
         print(f"  CPU time per commit     : {main_run.cpu_ms_per_commit:.2f} ms (all threads)")
+        if server is not None:
+            print(
+                f"  server CPU per commit   : {main_run.server_cpu_ms_per_commit:.2f} ms "
+                "(postgres processes)"
+            )
         print(f"  load average (1 min)    : {main_run.load_average:.1f} on {os.cpu_count()} CPUs")
         print(f"  finish_game per second  : {main_run.finish_per_second:,.0f}")
         moves_per_game = main_run.commits / main_run.games
@@ -321,11 +428,14 @@ async def main() -> int:
                     readers=readers,
                     synchronous=synchronous,
                     state_bytes=args.state_bytes,
+                    postgres=postgres,
                     claim=args.claim,
                     group=args.group,
                 )
                 print(row(figures), flush=True)
     finally:
+        if server is not None:
+            server.stop()
         if not args.keep:
             for file in directory.glob("bench-*"):
                 file.unlink()

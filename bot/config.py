@@ -33,6 +33,7 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr = Field(..., alias="BOT_TOKEN")
     database_path: str = Field("nardy.sqlite3", alias="DATABASE_PATH")
+    database_url: SecretStr | None = Field(None, alias="DATABASE_URL")
     telegram_api_base: str | None = Field(None, alias="TELEGRAM_API_BASE")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", alias="LOG_LEVEL")
     webhook_url: str | None = Field(None, alias="WEBHOOK_URL")
@@ -48,7 +49,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("telegram_api_base", "webhook_url", mode="before")
+    @field_validator("telegram_api_base", "webhook_url", "database_url", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -73,9 +74,25 @@ class Settings(BaseSettings):
             )
         return self
 
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError("DATABASE_URL must be a postgresql://user:password@host/db URL")
+        return value
+
     @property
     def use_webhook(self) -> bool:
         return bool(self.webhook_url)
+
+    @property
+    def database(self) -> str:
+        """Where the store lives: ``DATABASE_URL`` (PostgreSQL) if set, else ``DATABASE_PATH``."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
 
 
 def env_file() -> Path:

@@ -21,7 +21,7 @@ from aiogram.methods import (
 )
 from aiogram.methods.base import TelegramType
 
-from bot.recent import Recent
+from storage.recent import Recent
 
 
 class EditCaptionUnread(EditMessageCaption):

@@ -10,15 +10,15 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from bot.boards import Languages
+from bot.languages import Languages
 from bot.texts import t
 
 
-def make_router() -> Router:
+def router() -> Router:
     """A router with only the fallback; include it after every other router."""
-    router = Router(name="fallback")
-    router.callback_query.register(unknown_button)
-    return router
+    r = Router(name="fallback")
+    r.callback_query.register(unknown_button, flags={"claim": "none"})
+    return r
 
 
 async def unknown_button(query: CallbackQuery, langs: Languages) -> None:

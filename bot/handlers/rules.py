@@ -24,7 +24,7 @@ import html
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from aiogram import F, Router
 from aiogram.exceptions import TelegramBadRequest
@@ -37,17 +37,22 @@ from aiogram.types import (
     Message,
 )
 
-import storage
 from bot.boards import GONE
 from bot.callbacks import RulesCB
-from bot.gameplay import GameService, Snapshot
-from bot.handlers.util import thread_of
-from bot.house_rules import chat_defaults, describe
+from bot.house_rules import describe
 from bot.outbox import Outbox
-from bot.presenter import ChatView, board_options, burned_dice, event_line, last_play_event
+from bot.presenter import (
+    ChatView,
+    board_options,
+    burned_dice,
+    event_line,
+    last_play_event,
+    localized,
+)
 from bot.texts import h, t
-from engine import BAR, Phase, Side, Turn
+from engine import BAR, Phase, Side, Turn, get_variant
 from engine.textpos import parse_position
+from gameplay import GameService, Place, Snapshot
 from renderer import EN_LABELS, RU_LABELS, BoardOptions, render_board
 from teacher import (
     Lang,
@@ -61,8 +66,6 @@ from teacher import (
     topics_for_rule,
 )
 from teacher.position import Ask, PositionAnswer, Verdict, explain, parse_intent
-
-router = Router(name="rules")
 
 T = TypeVar("T")
 
@@ -95,18 +98,17 @@ class RulesContext:
     snap: Snapshot | None = None  # the running game, for questions about its position
 
 
+def knowledge_variant(name: str) -> Variant:
+    """The knowledge base's name of an engine variant."""
+    return cast(Variant, get_variant(name).name)
+
+
 async def rules_context(
-    lang: str,
-    store: storage.Storage,
-    games: GameService,
-    message: Message,
-    user_id: int | None,
+    lang: str, games: GameService, place: Place, user_id: int | None
 ) -> RulesContext:
-    snap = await games.find_for_chat(
-        message.chat.id, thread_of(message), user_id, private=message.chat.type == "private"
-    )
+    snap = await games.find_for_chat(place, user_id)
     if snap is not None:
-        variant: Variant = "short" if snap.match.variant_name == "short" else "long"
+        variant = knowledge_variant(snap.match.variant_name)
         house = t(
             lang,
             "rules_house_game",
@@ -114,14 +116,14 @@ async def rules_context(
             rules=describe(lang, variant, snap.match.options),
         )
         return RulesContext(house, variant, variant, snap)
-    defaults = await chat_defaults(store, message.chat.id)
+    defaults = await games.chats.defaults(place.chat_id)
     long_rules = describe(lang, "long", defaults.options)
     short_rules = describe(lang, "short", defaults.options)
     if long_rules == short_rules == t(lang, "opt_standard"):
         house = t(lang, "rules_house_standard")
     else:
         house = t(lang, "rules_house_chat", long=long_rules, short=short_rules)
-    return RulesContext(house, "short" if defaults.variant == "short" else "long", None)
+    return RulesContext(house, knowledge_variant(defaults.variant), None)
 
 
 def topic_label(lang: str, topic: Topic) -> str:
@@ -134,7 +136,7 @@ def topics_in(section: str) -> list[Topic]:
     topics common to both games; in RULES.md §8 order, which is the order one learns in."""
     if section == "general":
         return [topic for topic in all_topics() if topic.applies_to == "both"]
-    variant: Variant = "short" if section == "short" else "long"
+    variant = knowledge_variant(section)
     return [topic for topic in all_topics() if topic.applies(variant)]
 
 
@@ -335,6 +337,7 @@ async def send_topic_for_rule(
     if snap is None:
         await show_topic(message, lang, topic)
         return
+    snap = localized(snap, lang)
     lead = ""
     event = last_play_event(snap.game)
     if (
@@ -349,7 +352,7 @@ async def send_topic_for_rule(
             lead = "❓ " + h(rejection.message(as_lang(lang)))
     options = forfeit_options(snap, _game_view(message, lang))
     picture = await asyncio.to_thread(render_board, snap.game.current_position, options)
-    variant: Variant = "short" if snap.match.variant_name == "short" else "long"
+    variant = knowledge_variant(snap.match.variant_name)
     await show_topic(message, lang, topic, variant=variant, lead=lead, picture=picture)
 
 
@@ -449,7 +452,7 @@ async def answer_position(
     """The answer over a picture of the board as it stands, the asked points marked."""
     game = snap.game
     options = replace(
-        board_options(snap, _game_view(message, lang)),
+        board_options(localized(snap, lang), _game_view(message, lang)),
         numbering=game.side_to_move,
         highlight_points=frozenset(answer.highlight),
     )
@@ -529,18 +532,17 @@ async def answer_question(
 # ---- handlers ---------------------------------------------------------------------------------
 
 
-@router.message(Command("rules"))
 async def rules_command(
     message: Message,
     command: CommandObject,
     lang: str,
-    store: storage.Storage,
+    place: Place,
     games: GameService,
     outbox: Outbox,
 ) -> None:
     """``/rules`` — the menu; ``/rules <question>`` — the answer."""
     user_id = message.from_user.id if message.from_user else None
-    context = await rules_context(lang, store, games, message, user_id)
+    context = await rules_context(lang, games, place, user_id)
     question = (command.args or "").strip()
     if question:
         await answer_question(message, lang, question, context, outbox, user_id)
@@ -551,12 +553,11 @@ async def rules_command(
     )
 
 
-@router.callback_query(RulesCB.filter())
 async def rules_button(
     query: CallbackQuery,
     callback_data: RulesCB,
     lang: str,
-    store: storage.Storage,
+    place: Place,
     games: GameService,
     outbox: Outbox,
 ) -> None:
@@ -573,7 +574,7 @@ async def rules_button(
             await query.answer(t(lang, "rules_topic_gone"), show_alert=True)
             return
         await query.answer()
-        context = await rules_context(lang, store, games, message, query.from_user.id)
+        context = await rules_context(lang, games, place, query.from_user.id)
         await show_topic(message, lang, topic, variant=context.variant, outbox=outbox)
         return
     if view == "variant" and key in SECTIONS:
@@ -583,7 +584,7 @@ async def rules_button(
         return
     if view == "menu":
         await query.answer()
-        context = await rules_context(lang, store, games, message, query.from_user.id)
+        context = await rules_context(lang, games, place, query.from_user.id)
         text = menu_text(lang, context, private=message.chat.type == "private")
         await _show_menu_page(
             message, text, menu_keyboard(lang), in_place=key == MENU_IN_PLACE, outbox=outbox
@@ -616,27 +617,25 @@ async def _show_menu_page(
     await outbox.run(chat_id, lambda: message.answer(text, reply_markup=keyboard))
 
 
-@router.message(F.chat.type == "private", F.text, ~F.text.startswith("/"))
 async def private_question(
     message: Message,
     lang: str,
-    store: storage.Storage,
+    place: Place,
     games: GameService,
     outbox: Outbox,
 ) -> None:
     """Plain text in a private chat that no other router took (moves are taken first) is a
     question about the rules. Groups are left alone: people talk there."""
     user_id = message.from_user.id if message.from_user else None
-    context = await rules_context(lang, store, games, message, user_id)
+    context = await rules_context(lang, games, place, user_id)
     await answer_question(message, lang, message.text or "", context, outbox, user_id)
 
 
-@router.message(Command("why"))
 async def why_command(
     message: Message,
     command: CommandObject,
     lang: str,
-    store: storage.Storage,
+    place: Place,
     games: GameService,
     outbox: Outbox,
 ) -> None:
@@ -647,7 +646,7 @@ async def why_command(
         await _deliver(outbox, message.chat.id, lambda: message.answer(t(lang, "why_usage")))
         return
     user_id = message.from_user.id if message.from_user else None
-    context = await rules_context(lang, store, games, message, user_id)
+    context = await rules_context(lang, games, place, user_id)
     if await try_position_question(message, lang, question, context, user_id, outbox):
         return
     if parse_intent(question[:QUESTION_LIMIT]) is not None:
@@ -659,3 +658,13 @@ async def why_command(
         )
         return
     await answer_question(message, lang, question, replace(context, snap=None), outbox, user_id)
+
+
+def router() -> Router:
+    """Included last: it takes only what no other router wanted (see the module doc)."""
+    r = Router(name="rules")
+    r.message.register(rules_command, Command("rules"))
+    r.message.register(why_command, Command("why"))
+    r.callback_query.register(rules_button, RulesCB.filter())
+    r.message.register(private_question, F.chat.type == "private", F.text, ~F.text.startswith("/"))
+    return r

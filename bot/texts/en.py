@@ -55,6 +55,7 @@ TEXTS: dict[str, str] = {
     "move_usage": "Write the move after the command, e.g. <code>/move 24/18 13/11</code>",
     "nothing_to_undo": "Nothing to undo.",
     "no_dice_yet": "The dice have not been rolled yet.",
+    "wrong_phase": "That cannot be done right now.",
     # ---- invitations and lobby -------------------------------------------------------------
     "invite_unknown": "Invitation not found.",
     "invite_own": "This is your own invitation — waiting for an opponent.",
@@ -68,6 +69,8 @@ TEXTS: dict[str, str] = {
     "lobby_started": "✅ The game has started: {white} ⚪ vs {black} ⚫.",
     "challenge": "🎲 <b>{inviter}</b> challenges {invitee} to {variant}{length}.\n{rules}",
     "challenge_declined": "🙅 {invitee} declined the game.",
+    "rematch_offer": "🔁 <b>{inviter}</b> offers {invitee} a rematch: {variant}{length}.",
+    "rematch_sent": "Rematch offered: waiting for the answer.",
     "challenge_need_reply": "Send /challenge as a reply to a message of the player you challenge.",
     "challenge_self": "You can't challenge yourself 🙂",
     "challenge_bot": "I don't play bots — challenge a person.",

@@ -56,6 +56,7 @@ TEXTS: dict[str, str] = {
     "move_usage": "Напишите ход после команды, например: <code>/move 24/18 13/11</code>",
     "nothing_to_undo": "Отменять нечего.",
     "no_dice_yet": "Кости ещё не брошены.",
+    "wrong_phase": "Сейчас этого сделать нельзя.",
     # ---- приглашения и лобби ---------------------------------------------------------------
     "invite_unknown": "Приглашение не найдено.",
     "invite_own": "Это ваше приглашение — ждём соперника.",
@@ -70,6 +71,8 @@ TEXTS: dict[str, str] = {
     "lobby_started": "✅ Игра началась: {white} ⚪ против {black} ⚫.",
     "challenge": "🎲 <b>{inviter}</b> вызывает {invitee} на партию: {variant}{length}.\n{rules}",
     "challenge_declined": "🙅 {invitee}: вызов отклонён.",
+    "rematch_offer": "🔁 <b>{inviter}</b> предлагает {invitee} реванш: {variant}{length}.",
+    "rematch_sent": "Предложение реванша отправлено: ждём ответа.",
     "challenge_need_reply": "Отправьте /challenge ответом на сообщение игрока, которого вызываете.",
     "challenge_self": "Нельзя вызвать самого себя 🙂",
     "challenge_bot": "С ботами не играю — вызовите человека.",

@@ -250,6 +250,24 @@ def rating_from_row(row: Row) -> Rating:
     )
 
 
+def statistics_increments(game: Game, result: GameResult) -> list[tuple[Any, ...]]:
+    """The counters one finished game adds, as (user_id, variant, vs_ai, *STAT_COUNTERS) rows
+    in ``user_id`` order (the order their row locks are taken in)."""
+    rows = []
+    for colour in Colour:
+        user_id = game.user_id_of(colour)
+        if user_id is None:
+            continue
+        side = "wins" if colour is result.winner else "losses"
+        counters = dict.fromkeys(STAT_COUNTERS, 0)
+        counters["games"] = 1
+        counters[side] = 1
+        counters[f"{side}_{result.kind.value}"] = 1
+        counters["points_won" if side == "wins" else "points_lost"] = result.points
+        rows.append((user_id, game.variant.value, int(game.vs_ai), *counters.values()))
+    return sorted(rows)
+
+
 def dice_seed_from_row(row: Row, server_seed: bytes | None = None) -> DiceSeed:
     """The public view; ``server_seed`` is filled in by the caller once the seed is revealed."""
     return DiceSeed(

@@ -67,6 +67,7 @@ from storage.sqlite.rows import (
     invitation_from_row,
     message_from_row,
     offer_from_row,
+    statistics_increments,
     to_us,
     user_from_row,
 )
@@ -354,24 +355,12 @@ def finish_game(
 
 def _record_statistics(conn: sqlite3.Connection, game: Game, result: GameResult) -> None:
     """One upsert per human seat: every counter is added, so a missing row starts at zero."""
-    rows = []
-    for colour in Colour:
-        user_id = game.user_id_of(colour)
-        if user_id is None:
-            continue
-        side = "wins" if colour is result.winner else "losses"
-        counters = dict.fromkeys(STAT_COUNTERS, 0)
-        counters["games"] = 1
-        counters[side] = 1
-        counters[f"{side}_{result.kind.value}"] = 1
-        counters["points_won" if side == "wins" else "points_lost"] = result.points
-        rows.append((user_id, game.variant.value, int(game.vs_ai), *counters.values()))
     increments = ", ".join(f"{name} = {name} + excluded.{name}" for name in STAT_COUNTERS)
     conn.executemany(
         f"INSERT INTO user_stats ({STATS_COLUMNS}) "
         f"VALUES ({', '.join('?' * (3 + len(STAT_COUNTERS)))}) "
         f"ON CONFLICT (user_id, variant, vs_ai) DO UPDATE SET {increments}",
-        rows,
+        statistics_increments(game, result),
     )
 
 

@@ -75,12 +75,31 @@ def test_malformed_token_is_refused_without_echoing_it(monkeypatch: pytest.Monke
 
 def test_settings_defaults_and_secret_repr(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOT_TOKEN", GOOD)
-    for name in ("DATABASE_PATH", "TELEGRAM_API_BASE", "WEBHOOK_URL", "LOG_LEVEL"):
+    for name in ("DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_BASE", "WEBHOOK_URL", "LOG_LEVEL"):
         monkeypatch.delenv(name, raising=False)
     settings = load_settings()
-    assert settings.database_path == "nardy.sqlite3"
+    assert settings.database_path == "nardy.sqlite3" == settings.database
     assert settings.telegram_api_base is None and not settings.use_webhook
     assert GOOD not in repr(settings) and GOOD not in str(settings.model_dump())
+
+
+def test_database_url_selects_postgresql_and_keeps_its_password(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("BOT_TOKEN", GOOD)
+    url = "postgresql://nardy:hunter2-secret@db.internal:5432/nardy"
+    monkeypatch.setenv("DATABASE_URL", url)
+    settings = load_settings()
+    assert settings.database == url
+    assert "hunter2-secret" not in repr(settings) and "hunter2-secret" not in str(
+        settings.model_dump()
+    )
+    monkeypatch.setenv("DATABASE_URL", "  ")
+    assert load_settings().database == "nardy.sqlite3"  # blank: SQLite
+    monkeypatch.setenv("DATABASE_URL", "mysql://root@localhost/nardy")
+    with pytest.raises(SettingsError, match="DATABASE_URL") as info:
+        load_settings()
+    assert "root@localhost" not in str(info.value)
 
 
 def test_webhook_needs_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.handlers.play import notation_text
+from bot.refusals import notation_text
 from bot.texts import CATALOGS
 from engine import NotationCode, NotationError, parse_segments
 from tests.engine.test_variants import NOTATION_CASES

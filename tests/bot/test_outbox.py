@@ -47,7 +47,7 @@ def test_edit_numbers_are_kept_for_recent_messages_only() -> None:
 
 
 def test_recent_keeps_the_most_recently_used_entries() -> None:
-    from bot.recent import Recent
+    from storage.recent import Recent
 
     names: Recent[int, str] = Recent(3)
     for uid in (1, 2, 3):

@@ -14,6 +14,8 @@ from storage import DatabaseError, SqliteStorage, StorageError
 
 from .conftest import ALICE
 
+pytestmark = pytest.mark.backends("sqlite")  # the SQLite connection threads
+
 
 def settings(conn: sqlite3.Connection) -> tuple[object, ...]:
     names = ("journal_mode", "foreign_keys", "busy_timeout", "synchronous", "query_only")

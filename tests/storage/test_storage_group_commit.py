@@ -14,6 +14,8 @@ from storage.sqlite.connections import ConnectionThread
 
 from .conftest import ALICE, BORIS
 
+pytestmark = pytest.mark.backends("sqlite")  # the SQLite writer thread's group commit
+
 
 def writer_of(store: SqliteStorage) -> ConnectionThread:
     return store._pool.writer

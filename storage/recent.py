@@ -1,4 +1,4 @@
-"""A small bounded mapping for the bot's in-memory caches."""
+"""A small bounded mapping for in-memory caches of stored things (game layer and bot)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ V = TypeVar("V")
 class Recent(OrderedDict[K, V]):
     """A dict that keeps only its ``limit`` most recently used entries.
 
-    The bot remembers names, languages, rows and messages so that a tap reads nothing from the
+    Names, languages, chats and board messages are remembered so that a tap reads nothing from the
     database; every one of those can be read again, so forgetting the least recently used is
     always safe, and it keeps a bot that runs for months with many chats at a steady size.
     """
