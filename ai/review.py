@@ -81,6 +81,8 @@ class Why(StrEnum):
     """Why a mistake was one, as far as features of the positions can say (worded by the
     bot; parameters in :attr:`Mistake.params`)."""
 
+    WINS = "wins"  # the best play bears off the last checker: the game is won at once
+    SAVES_MARS = "saves_mars"  # the best play bears off a first checker, the played one none
     BLOT_SHOTS = "blot_shots"  # shots: rolls of 36 that hit the played position; best_shots
     MISSED_HIT = "missed_hit"  # hits: how many the best play hits
     BLOCK = "block"  # best_run / played_run: consecutive points held after each play
@@ -289,6 +291,10 @@ def explain(decision: Decision, variant: str, options: Options | None = None) ->
     played, best = decision.played.result, decision.best.result
     side = decision.side
     lost = round(decision.error, 3)
+    if best.borne_off(side) == 15 and played.borne_off(side) < 15:
+        return Mistake(decision, Why.WINS, {"lost": lost})
+    if best.borne_off(side) and not played.borne_off(side):
+        return Mistake(decision, Why.SAVES_MARS, {"lost": lost})
     if no_contact(played, side):
         lead = pip_lead(played, side)
         wasted = pip_lead(best, side) - lead

@@ -26,6 +26,8 @@ _RU_FORMS: dict[str, tuple[str, str, str]] = {
 
 WHY: dict[str, dict[str, str]] = {
     "ru": {
+        "wins": "лучший ход сразу выигрывает партию",
+        "saves_mars": "лучший ход выбрасывает первую шашку и спасает от марса",
         "blot_shots": "оставили блот под {shots} {shots:shots_under} из 36 "
         "(лучший ход — {best_shots})",
         "missed_hit": "упустили удар: шашек соперника бьёт лучший ход — {hits}",
@@ -40,6 +42,8 @@ WHY: dict[str, dict[str, str]] = {
         "equity": "лучший ход сильнее на {lost_k} тысячных очка",
     },
     "en": {
+        "wins": "the best play wins the game at once",
+        "saves_mars": "the best play bears off a first checker and saves the mars",
         "blot_shots": "left a blot to {shots} shots of 36 (the best play: {best_shots})",
         "missed_hit": "missed a hit: the best play hits {hits}",
         "block": "the best play builds {best_run} points in a row (yours: {played_run})",

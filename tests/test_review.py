@@ -157,5 +157,8 @@ def test_a_long_game_is_reviewed_with_reasons_from_its_features() -> None:
     review = review_game(logs[0].history, "long")
     easy = review.players[match.current.side_of(0)]
     assert easy.decisions > 20 and easy.mistakes
-    assert all(m.why in (Why.BLOCK, Why.HEAD, Why.RACE, Why.EQUITY) for m in easy.mistakes)
+    assert all(
+        m.why in (Why.BLOCK, Why.HEAD, Why.RACE, Why.EQUITY, Why.WINS, Why.SAVES_MARS)
+        for m in easy.mistakes
+    )
     assert [m.lost for m in easy.mistakes] == sorted((m.lost for m in easy.mistakes), reverse=True)
