@@ -276,11 +276,14 @@ def match_record(
     names: tuple[str, str],
     games: Sequence[GameLog],
     options: Options | None = None,
+    *,
+    first_number: int = 1,
 ) -> str:
     """A whole match (``names`` by seat; one :class:`GameLog` per game played or started) as
-    the text of a ``.mat`` file. A single game is written as a 1-point match."""
+    the text of a ``.mat`` file. A single game is written as a 1-point match; games are
+    numbered from ``first_number`` (a record of a match's later games only)."""
     parts = [f" {length} point match", ""]
-    for number, log in enumerate(games, start=1):
+    for number, log in enumerate(games, start=first_number):
         _, end = game_turns(log.history, variant, options)
         won = False
         if end is not None:
@@ -304,9 +307,13 @@ def current_game_log(match: Match) -> GameLog:
 
 def match_file(match: Match, names: tuple[str, str], earlier: Sequence[GameLog] = ()) -> str:
     """The ``.mat`` text of ``match``: the ``earlier`` games (the match keeps only its
-    current game's history; the caller keeps the others) and the current one."""
+    current game's history; the caller keeps the others) and the current one, numbered so
+    that the current game keeps its number in the match."""
     games = [*earlier, current_game_log(match)]
-    return match_record(match.variant_name, match.length, names, games, match.options)
+    first = max(1, match.game_number - len(earlier))
+    return match_record(
+        match.variant_name, match.length, names, games, match.options, first_number=first
+    )
 
 
 __all__ = [

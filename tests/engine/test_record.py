@@ -186,3 +186,13 @@ def test_gnu_backgammon_reads_a_running_game_to_the_same_position(tmp_path: Path
     turns, _ = game_turns(log.history, "short")
     ids = re.findall(r"Position ID: (\S+)", out)
     assert ids and ids[-1] == positionid.encode(turns[-1].after), out
+
+
+def test_a_later_game_alone_keeps_its_number_and_the_score_before_it() -> None:
+    match, logs = play_match("short", 5, seed=2)
+    assert len(logs) > 1
+    text = match_file(match, ("Alice", "Bob"))
+    number = len(logs)
+    score = logs[-1].score
+    assert f" Game {number}\n Alice : {score[0]}" in text
+    assert text.count(" Game ") == 1
