@@ -47,10 +47,11 @@ ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
 )
 
 #: Labels by error rate (mean equity lost per decision × 1000), upper bounds inclusive.
-#: Chosen from measured games of the computer levels against each other (docs/records.md):
-#: ``hard`` plays at 0–3, ``medium`` at ~5–25, ``easy`` at ~40–120 in short nardy.
-STRONG_MAX = 8.0
-AVERAGE_MAX = 30.0
+#: Chosen from 100 reviewed games per variant of the computer levels against each other
+#: (docs/records.md; median and quartiles): ``hard`` 0 (max 5.6 short / 7.6 long), ``medium``
+#: 11 (6–16) short / 4 (2–10) long, ``easy`` 112 (89–125) short / 56 (33–113) long.
+STRONG_MAX = 5.0
+AVERAGE_MAX = 25.0
 MISTAKES_SHOWN = 3
 BIG_BLOT_SHOTS = 4  # a play leaving this many more shots than the best one: that is "why"
 

@@ -23,13 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from ai import get_player  # noqa: E402
-from ai.review import review_game  # noqa: E402
-from engine import Match  # noqa: E402
-from engine.game import Event, EventKind, Game, Phase  # noqa: E402
-from renderer import render_game_replay  # noqa: E402
+from ai import get_player
+from ai.review import review_game
+from engine import Match
+from engine.game import Event, EventKind, Game, Phase
+from renderer import render_game_replay
 
 PAIRINGS = (("easy", "medium"), ("medium", "hard"), ("easy", "hard"))
 ORDER = {"easy": 0, "medium": 1, "hard": 2}
