@@ -13,6 +13,7 @@ import io
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -44,13 +45,21 @@ from tests.teacher.test_knowledge import cited_ids
 
 TRANSCRIPTS = Path(os.environ.get("NARDY_TRANSCRIPTS", tempfile.gettempdir()))
 
-# running_bot(seed=5): the lot and the first rolls of the first game the bot creates give the
+# running_bot(seed=6), with the fixed contributions of fixed_client_seed: the lot and the first
+# rolls of the first game the bot creates (its fair dice, docs/fairness.md) give the
 # joiner (Bob) 6-6 on his very first turn of a long game. Two checkers leave the head
 # (24/18(2), the first-move exception) and the other two sixes are forfeited: a single legal
 # play, played automatically. Found by find_forfeit_seed() below, which replays what accepting
 # a lobby does; if the game service starts using its RNG differently, run it again:
 #   python -c "from tests.bot.test_rules_settings import find_forfeit_seed as f; print(f())"
-FORFEIT_SEED = 5
+FORFEIT_SEED = 6
+
+
+def fixed_client_seed(event: Any, update_id: int | None) -> str:
+    """A player's contribution that does not depend on the clock or the update numbers, so
+    the game's dice follow from the bot's seeded rng alone (the server seed is its first
+    32 random bytes)."""
+    return f"test:user={event.from_user.id}"
 
 
 def find_forfeit_seed(limit: int = 200) -> int | None:
@@ -59,12 +68,15 @@ def find_forfeit_seed(limit: int = 200) -> int | None:
     import random
 
     from bot.presenter import burned_dice
+    from engine.fairness import FairDice
     from gameplay import GameService
 
     for seed in range(1, limit):
         games = GameService(None, rng=random.Random(seed))  # type: ignore[arg-type]
         match = games.new_match("long", 1, Options())
-        games.advance(match, {0: 1, 1: 2}, None)
+        secret = random.Random(seed).randbytes(32)
+        dice = FairDice(secret, ["test:user=711", "test:user=712"])
+        games.advance(match, {0: 1, 1: 2}, None, dice)
         game = match.current
         plays = [e for e in game.history if e.kind in ("move", "pass") and e.side is not None]
         joiner = [e for e in plays if e.side is not None and game.seat_of(e.side) == 1]
@@ -237,7 +249,10 @@ async def test_rules_in_english(tmp_path: Path) -> None:
         tg.save_transcript(TRANSCRIPTS / "rules_private_en.txt", chat)
 
 
-async def test_forfeit_and_rejected_move_explained(tmp_path: Path) -> None:
+async def test_forfeit_and_rejected_move_explained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.handlers.lobby.client_seed_of", fixed_client_seed)
     async with FakeTelegram(token=TOKEN) as tg:
         alice = tg.user(711, "Алиса", language_code="ru")
         bob = tg.user(712, "Боб", language_code="ru")
