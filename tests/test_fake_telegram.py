@@ -31,6 +31,7 @@ from aiogram.types import (
     BotCommandScopeAllGroupChats,
     BufferedInputFile,
     CallbackQuery,
+    CopyTextButton,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
@@ -211,6 +212,18 @@ async def test_photo_must_decode_and_fit_1280(tg: FakeTelegram, bot: Bot) -> Non
 # ------------------------------------------------------------------------------ strictness
 
 
+def copy_keyboard(text: str) -> InlineKeyboardMarkup:
+    """One button that copies ``text`` (Bot API's CopyTextButton)."""
+    button = InlineKeyboardButton(text="copy", copy_text=CopyTextButton(text=text))
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])
+
+
+async def test_a_copy_text_button_is_kept_as_sent(tg: FakeTelegram, bot: Bot) -> None:
+    sent = await bot.send_message(ALICE, "hash", reply_markup=copy_keyboard("ab" * 32))
+    stored = tg.messages[ALICE][sent.message_id]
+    assert stored.buttons() == [[{"text": "copy", "copy_text": {"text": "ab" * 32}}]]
+
+
 def _rows(count: int, per_row: int) -> InlineKeyboardMarkup:
     buttons = [(str(i), f"b{i}") for i in range(count)]
     return keyboard(*[buttons[i : i + per_row] for i in range(0, count, per_row)])
@@ -226,6 +239,11 @@ STRICTNESS: list[tuple[str, Callable[[Bot], Awaitable[Any]], str]] = [
         "callback_data counted in bytes",
         lambda bot: bot.send_message(ALICE, "x", reply_markup=keyboard([("A", "д" * 33)])),
         "Bad Request: BUTTON_DATA_INVALID",
+    ),
+    (
+        "copy_text over 256 characters",
+        lambda bot: bot.send_message(ALICE, "x", reply_markup=copy_keyboard("h" * 257)),
+        "Bad Request: COPY_TEXT_INVALID",
     ),
     (
         "nine buttons in a row",
