@@ -15,6 +15,7 @@ import os
 # The value network multiplies matrices of a few hundred rows; OpenBLAS's thread pool makes
 # that ~25x slower on a busy 2-core machine. Must be set before numpy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from ai.player import BASELINES, HARD_BUDGET, HARD_CANDIDATES, LEVELS, Player
 from engine.options import Options
