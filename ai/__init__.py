@@ -17,7 +17,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from ai.player import BASELINES, HARD_BUDGET, HARD_CANDIDATES, LEVELS, Player
+from ai.player import BASELINES, LEVELS, Player
 from engine.options import Options
 from engine.position import Position
 from engine.step import Play
@@ -45,13 +45,14 @@ def hint(
     than ``n`` come back when the roll has fewer plays (a forced play or a pass gives one).
     """
     player = Player("hard", position.variant, seed=0)
+    search = player.search_settings()
     ranked = player.rank(
         position,
         dice,
         first_turn=first_turn,
         options=options,
-        candidates=max(n, HARD_CANDIDATES),
-        budget=2 * HARD_BUDGET,
+        candidates=max(n, search.candidates),
+        budget=2 * search.budget,
     )
     return ranked[:n]
 

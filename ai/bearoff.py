@@ -140,7 +140,12 @@ class BearoffTable:
         """From per-roll probabilities (renormalised: quantisation leaves sums of 1 ± 1e-4)."""
         finish = finish / finish.sum(axis=1, keepdims=True)
         first = first / first.sum(axis=1, keepdims=True)
-        return cls(np.cumsum(finish, axis=1), np.cumsum(first, axis=1), checkers)
+        # float32 halves the memory (2 × 54,264 × 40 values) and is far finer than needed.
+        return cls(
+            np.cumsum(finish, axis=1).astype(np.float32),
+            np.cumsum(first, axis=1).astype(np.float32),
+            checkers,
+        )
 
     def applies(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
         """Rows where both sides have every checker home or off, and the game goes on."""
@@ -178,8 +183,8 @@ class BearoffTable:
     @classmethod
     def load(cls, path: Path) -> BearoffTable:
         with np.load(path) as data:
-            finish = data["finish"].astype(np.float64) / 65535.0
-            first = data["first"].astype(np.float64) / 65535.0
+            finish = data["finish"].astype(np.float32) / 65535.0
+            first = data["first"].astype(np.float32) / 65535.0
             return cls.from_distributions(finish, first, int(data["checkers"]))
 
 

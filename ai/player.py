@@ -27,7 +27,7 @@ from ai import heuristic
 from ai.net import NetSet, shipped_nets
 from ai.race import race_equity
 from ai.search import Evaluator, HeuristicEvaluator, NetEvaluator, one_ply
-from ai.variant_ai import VariantAI, variant_ai
+from ai.variant_ai import SearchSettings, VariantAI, variant_ai
 from engine.game import Game, Phase
 from engine.options import Options
 from engine.position import Position
@@ -41,17 +41,6 @@ BASELINES = ("random", "race")
 # than the best is still chosen e^-1 times as often. At 6 it beat the race baseline 73 % in
 # short nardy: too strong for a level beginners should beat.
 EASY_TEMPERATURE = 12.0
-# Hard: how many 0-ply candidates get the 1-ply look-ahead, and how far below the best 0-ply
-# equity a candidate may be; measured to keep the median decision well under 250 ms.
-HARD_CANDIDATES = 5
-HARD_MARGIN = 0.2
-# Without a trained net (long nardy), every evaluation is a Python loop: search less.
-HARD_CANDIDATES_HEURISTIC = 4
-# ... and a work budget (opponent replies evaluated) after which the remaining candidates keep
-# their 0-ply rank: it caps the worst case (doubles in bushy positions) deterministically,
-# which a wall-clock limit would not.
-HARD_BUDGET = 2500
-HARD_BUDGET_HEURISTIC = 1500
 
 # Cube thresholds in cubeless equity (points per game at cube 1), money play.
 DOUBLE_AT = 0.40  # first double, centred cube (≈ 70 % wins without gammons)
@@ -136,14 +125,13 @@ class Player:
         me = [p.result.mover for p in plays]
         opp = [p.result.opponent for p in plays]
         values = evaluate(me, opp)
-        if candidates is None:
-            candidates = HARD_CANDIDATES if self.net else HARD_CANDIDATES_HEURISTIC
-        if budget is None:
-            budget = HARD_BUDGET if self.net else HARD_BUDGET_HEURISTIC
+        search = self.search_settings()
+        candidates = search.candidates if candidates is None else candidates
+        budget = search.budget if budget is None else budget
         if self.level == "hard" and len(plays) > 1:
             best0 = float(values.max())
             top = sorted(range(len(plays)), key=lambda i: -values[i])[:candidates]
-            top = [i for i in top if values[i] >= best0 - HARD_MARGIN] or top[:1]
+            top = [i for i in top if values[i] >= best0 - search.margin] or top[:1]
             scored = []
             work = 0
             for i in top:
@@ -156,6 +144,10 @@ class Player:
             scored = [(p, float(v)) for p, v in zip(plays, values, strict=True)]
         scored.sort(key=lambda pv: -pv[1])
         return scored
+
+    def search_settings(self) -> SearchSettings:
+        """How far ``hard`` looks: the variant's settings for its evaluator."""
+        return self._vai.net_search if self.net is not None else self._vai.heuristic_search
 
     # ---- the cube -----------------------------------------------------------------------
 

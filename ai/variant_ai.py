@@ -14,12 +14,30 @@ Output vectors are cumulative probabilities for the side that has just moved:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ai import features, heuristic
 from engine.movegen import LONG_MAP
 
 Board = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How ``hard`` searches: the best ``candidates`` plays at 0-ply (no further than
+    ``margin`` below the best) get the 1-ply look-ahead, until ``budget`` opponent replies have
+    been evaluated. The budget caps the worst case (doubles in bushy positions)
+    deterministically, which a wall-clock limit would not; the rest keep their 0-ply rank."""
+
+    candidates: int
+    margin: float
+    budget: int
+
+
+# With the hand-written evaluation every position costs a Python call: search less.
+HEURISTIC_SEARCH = SearchSettings(candidates=4, margin=0.2, budget=1500)
 
 
 class VariantAI:
@@ -34,6 +52,8 @@ class VariantAI:
     heuristic_scale: float = 20.0
     # The greedy "race" baseline also avoids blots where blots can be hit.
     counts_blots: bool = False
+    net_search: SearchSettings = SearchSettings(candidates=5, margin=0.2, budget=2500)
+    heuristic_search: SearchSettings = HEURISTIC_SEARCH
 
     def encode(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
         raise NotImplementedError

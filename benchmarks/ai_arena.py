@@ -4,7 +4,8 @@
     .venv/bin/python benchmarks/ai_arena.py --variant short --pairing hard:gnubg --games 200
 
 Players: the levels ``easy``, ``medium``, ``hard`` (``medium-heur``/``hard-heur``: the same
-search on the hand-written evaluation); the baselines ``random`` and ``race`` (greedy: most
+search on the hand-written evaluation; ``hard@FILE``: the same search on the nets of FILE, e.g.
+a training checkpoint or an older ``ai/weights`` file from git); the baselines ``random`` and ``race`` (greedy: most
 pips, then fewest blots); and, short nardy only, ``gnubg`` / ``gnubg2``
 (GNU Backgammon 0-ply / 2-ply through ``benchmarks/ai_gnubg_server.py``, benchmark only).
 
@@ -35,6 +36,8 @@ from typing import Any, Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import Player, get_player
+from ai.net import NetSet
+from ai.variant_ai import variant_ai
 from engine.game import Game, Phase
 from engine.options import Options
 from engine.position import Position
@@ -134,6 +137,10 @@ def make_agent(name: str, variant: str, seed: int) -> Agent:
         return GnubgAgent(int(name[5:] or 0))
     if name.endswith("-heur"):  # a level with the hand-written evaluation instead of the net
         return Player(name[:-5], variant, seed, use_net=False)
+    if "@" in name:  # a level with the nets of another file, e.g. hard@/tmp/weights.npz
+        level, path = name.split("@", 1)
+        nets = NetSet.load(Path(path), variant_ai(variant).phases)
+        return Player(level, variant, seed, net=nets)
     return get_player(name, variant, seed=seed)
 
 

@@ -29,7 +29,7 @@ def main() -> None:
     ap.add_argument("--bench-every", type=int, default=25, help="generations between matches")
     ap.add_argument("--bench-games", type=int, default=40)
     ap.add_argument("--save-full-every", type=int, default=10)
-    for name in ("lr", "reuse", "lam", "lam_end", "explore"):
+    for name in ("lr", "reuse", "lam", "lam_end", "explore", "one_ply"):
         ap.add_argument(f"--{name.replace('_', '-')}", type=float)
     for name in ("games_per_gen", "batch", "buffer", "lam_generations"):
         ap.add_argument(f"--{name.replace('_', '-')}", type=int)

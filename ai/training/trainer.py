@@ -44,6 +44,7 @@ class Settings:
     lam_end: float = 0.1
     lam_generations: int = 400  # λ decays linearly to lam_end over this many generations
     explore: float = 0.08
+    one_ply: float = 1.0  # share of games with 1-ply targets; the rest plain TD(λ)
 
     def lam_at(self, generation: int) -> float:
         frac = min(1.0, generation / max(1, self.lam_generations))
@@ -113,16 +114,21 @@ class Trainer:
         s = self.settings
         ev = self.evaluator()
         lam = s.lam_at(self.generation)
+        full_games = round(s.one_ply * s.games_per_gen)
         games = [
-            play_game(ev, self.vai, self.rng, lam=lam, explore=s.explore)
-            for _ in range(s.games_per_gen)
+            play_game(ev, self.vai, self.rng, lam=lam, explore=s.explore, full=k < full_games)
+            for k in range(s.games_per_gen)
         ]
         me = np.concatenate([g.me for g in games])
         opp = np.concatenate([g.opp for g in games])
         target = np.concatenate([g.target for g in games])
-        one_ply = np.concatenate([g.one_ply for g in games])
+        # The benchmark error is measured on the 1-ply games only (exact targets).
+        exact = [g for g in games[:full_games]] or games
+        one_ply = np.concatenate([g.one_ply for g in exact])
+        me_x = np.concatenate([g.me for g in exact])
+        opp_x = np.concatenate([g.opp for g in exact])
         t_play = time.perf_counter() - t0
-        fresh = self._errors(me, opp, one_ply)
+        fresh = self._errors(me_x, opp_x, one_ply)
         self.buffer.add(me, opp, target)
         steps = max(1, round(s.reuse * len(me) / s.batch))
         train_loss = [self._step() for _ in range(steps)]
