@@ -5,15 +5,15 @@
     hint(position, (6, 5), first_turn=False, options=Options())  # [(Play, equity), ...]
 
 The method and its measured strength are described in docs/ai.md. ``ai`` depends only on
-``engine`` (and numpy for the value network).
+``engine`` and numpy (the value networks); ``ai.training`` trains them.
 """
 
 from __future__ import annotations
 
 import os
 
-# The value network multiplies matrices of a few hundred rows; OpenBLAS's thread pool makes
-# that ~25x slower on a busy 2-core machine. Must be set before numpy is first imported.
+# The value networks multiply matrices of a few hundred rows; BLAS thread pools make that
+# ~25x slower on a busy 2-core machine. Must be set before numpy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 

@@ -259,3 +259,26 @@ def test_weights_file_resumes_without_the_buffer(tmp_path: Path) -> None:
     again = Trainer.resume(tmp_path / "weights.npz")
     assert again.generation == 1 and again.buffer.size == 0
     assert again.opts["contact"].steps == trainer.opts["contact"].steps
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_evaluator_is_exact_where_it_can_be(variant: str) -> None:
+    """A finished game scores its points; a race with both sides home uses the table."""
+    from ai.search import NetEvaluator
+
+    vai = variant_ai(variant)
+    rng = np.random.default_rng(1)
+    nets = NetSet(
+        variant, vai.phases, {p: Net.fresh(vai.n_inputs, 4, vai.n_out, rng) for p in vai.phases}
+    )
+    ev = NetEvaluator(vai, nets, shipped_table())
+    done = board(())
+    loser = board((0, 0, 0, 0, 0, 15), off=0)
+    home_me = board((0, 0, 3))
+    home_opp = board((0, 0, 0, 0, 0, 1))
+    values = ev([done, home_me], [loser, home_opp])
+    assert values[0] == 2.0  # mars (M-2): the loser has nothing off
+    table = shipped_table()
+    assert table is not None
+    race = table.race(np.array([home_me]), np.array([home_opp]))[0]
+    assert values[1] == pytest.approx(2 * race[0] - 1 + race[1] - race[2], abs=1e-6)
