@@ -19,7 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai import features, heuristic
-from engine.movegen import LONG_MAP
 
 Board = tuple[int, ...]
 
@@ -103,7 +102,7 @@ class VariantAI:
 
     def no_contact(self, me: Board, opp: Board) -> bool:
         """Whether no checker can meet an opposing one again (a pure race)."""
-        raise NotImplementedError
+        return not bool(self.contact(np.asarray([me]), np.asarray([opp]))[0])
 
 
 class LongAI(VariantAI):
@@ -136,14 +135,6 @@ class LongAI(VariantAI):
 
     def opponent_first_turn(self, opp: Board) -> bool:
         return opp[24] == 15
-
-    def no_contact(self, me: Board, opp: Board) -> bool:
-        # A checker meets an opponent's only if one stands between it and home on its route.
-        def blocked(a: Board, b: Board) -> bool:
-            back = max((p for p in range(24, 0, -1) if a[p]), default=0)
-            return any(b[LONG_MAP[t]] for t in range(1, back))
-
-        return not blocked(me, opp) and not blocked(opp, me)
 
 
 class ShortAI(VariantAI):
@@ -180,11 +171,6 @@ class ShortAI(VariantAI):
 
     def heuristic_score(self, me: Board, opp: Board) -> float:
         return heuristic.short_score(me, opp)
-
-    def no_contact(self, me: Board, opp: Board) -> bool:
-        me_back = max((p for p in range(25, 0, -1) if me[p]), default=0)
-        opp_back = max((p for p in range(25, 0, -1) if opp[p]), default=0)
-        return me_back + opp_back <= 25
 
 
 _REGISTRY: dict[str, VariantAI] = {v.name: v for v in (LongAI(), ShortAI())}

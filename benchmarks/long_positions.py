@@ -37,7 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import get_player
-from ai.net import shipped_nets
+from ai.net import NetSet, shipped_nets
 from ai.search import HeuristicEvaluator, NetEvaluator
 from ai.variant_ai import variant_ai
 from engine import movegen
@@ -150,9 +150,10 @@ def rollout_values(
 
 def build(args: argparse.Namespace) -> None:
     vai = variant_ai(VARIANT)
-    nets = shipped_nets(VARIANT, vai.phases)
+    nets = NetSet.load(args.weights) if args.weights else shipped_nets(VARIANT, vai.phases)
     if nets is None:
         raise SystemExit("no long-nardy weights shipped: nothing to roll out with")
+    trained = json.loads(str(nets.extra["meta"])) if "meta" in nets.extra else {}
     ev = NetEvaluator(vai, nets)
     t0 = time.perf_counter()
     positions = sample_positions(ev, args.positions, args.every, args.seed)
@@ -188,6 +189,8 @@ def build(args: argparse.Namespace) -> None:
         "candidates": args.candidates,
         "seed": args.seed,
         "every": args.every,
+        "nets_generation": trained.get("generation"),
+        "nets_games": trained.get("games"),
         "mean_se": round(float(np.mean([q["se"] for r in records for q in r["plays"]])), 4),
         "seconds": round(time.perf_counter() - t0),
     }
@@ -239,6 +242,7 @@ def main() -> None:
     b.add_argument("--depth", type=int, default=6)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--out", type=Path, default=Path("benchmarks/data/long_positions.json.gz"))
+    b.add_argument("--weights", type=Path, help="nets to roll out with (default: shipped)")
     j = sub.add_parser("judge")
     j.add_argument("--set", type=Path, default=Path("benchmarks/data/long_positions.json.gz"))
     j.add_argument("--levels", nargs="+", default=["easy", "medium", "hard", "hard-heur"])
