@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.callbacks import Act, GameCB  # noqa: E402
-from tests.fake_telegram import FakeTelegram  # noqa: E402
+from bot.callbacks import Act, GameCB, LobbyAct, LobbyCB  # noqa: E402
+from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser  # noqa: E402
 
 TOKEN = "123456789:AAHfakeTokenForTheNardyBotLoadTest_x9"
 
@@ -117,16 +117,16 @@ async def play_game(
         caption = board.caption or ""
         if Act.REMATCH in options:
             stats.games_finished += 1
-            data, who = options[Act.REMATCH][0], a
-        else:
-            act = next(
-                (x for x in (Act.TAKE, Act.ROLL, Act.DONE, Act.MOVE, Act.PICK) if x in options),
-                None,
-            )
-            if act is None:
-                await asyncio.sleep(0.05)
-                continue
-            data, who = rng.choice(options[act]), players[actor_name(caption)]
+            await rematch(tg, group, board.message_id, options[Act.REMATCH][0], a, b)
+            continue
+        act = next(
+            (x for x in (Act.TAKE, Act.ROLL, Act.DONE, Act.MOVE, Act.PICK) if x in options),
+            None,
+        )
+        if act is None:
+            await asyncio.sleep(0.05)
+            continue
+        data, who = rng.choice(options[act]), players[actor_name(caption)]
         if think:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
         mark = tg.mark()
@@ -157,6 +157,27 @@ async def play_game(
             continue
         if GameCB.unpack(data).a is Act.DONE and time.monotonic() >= stats.measure_from:
             stats.turns += 1
+
+
+async def rematch(
+    tg: FakeTelegram, group: FakeChat, board_id: int, data: str, a: FakeUser, b: FakeUser
+) -> None:
+    """``a`` offers a rematch; ``b`` accepts the offer (a game between people never
+    restarts on one player's tap); returns when the new board is sent."""
+    mark = tg.mark()
+    await tg.tap(group, board_id, a, data)
+    await tg.wait_for("sendMessage", chat_id=group, since=mark, timeout=60)
+    offer = tg.last_bot_message(group)
+    accept = next(
+        button["callback_data"]
+        for row in offer.buttons()
+        for button in row
+        if button.get("callback_data", "").startswith("l:")
+        and LobbyCB.unpack(button["callback_data"]).a is LobbyAct.ACCEPT
+    )
+    mark = tg.mark()
+    await tg.tap(group, offer.message_id, b, accept)
+    await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=60)
 
 
 async def main() -> None:

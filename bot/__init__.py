@@ -1,9 +1,2 @@
-"""The Telegram side of the nardy bot (aiogram 3).
-
-aiogram is imported here first, with its type schemas deferred (see :mod:`bot.lazy_schemas`):
-every way into the bot — ``python -m bot``, the tests, the benchmarks — passes through this file.
-"""
-
-from bot.lazy_schemas import defer_type_schemas
-
-defer_type_schemas()
+"""The Telegram side of the nardy bot (aiogram 3): assembly (:mod:`bot.app`), handlers,
+the board publisher, the outbox and the text catalogs."""

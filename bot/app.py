@@ -26,17 +26,17 @@ from aiogram.types import (
 from aiohttp import web
 
 import storage
-from bot.boards import Boards, Languages
+from bot.boards import Boards
 from bot.config import Settings
 from bot.drawing import Painter
-from bot.gameplay import ComputerPlayers, GameService
-from bot.handlers import common, fresh, lobby, play, rules, stats
-from bot.handlers import settings as settings_handlers
-from bot.lazy_schemas import build_hot_schemas
-from bot.middlewares import Context, OncePerUpdate
+from bot.handlers import routers
+from bot.languages import Languages
+from bot.middlewares import Claim, Context, GameTap, Updates
 from bot.outbox import Outbox
-from bot.session import ApiSession
-from bot.texts import LANGS, t
+from bot.session import AnsweredQueries, ApiSession
+from bot.showing import Shows
+from bot.texts import DEFAULT_LANG, LANGS, t
+from gameplay import ComputerPlayers, GameService, Lobby
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,7 @@ COMMANDS = (
     "stats",
     "top",
     "rules",
+    "why",
     "settings",
     "lang",
     "cancel",
@@ -67,9 +68,14 @@ class App:
     dispatcher: Dispatcher
     store: storage.Storage
     games: GameService
-    boards: Boards
+    lobby: Lobby
+    shows: Shows
     outbox: Outbox
     settings: Settings
+
+    @property
+    def boards(self) -> Boards:
+        return self.shows.boards
 
     async def close(self) -> None:
         await self.boards.painter.close()
@@ -89,45 +95,61 @@ def make_bot(settings: Settings) -> Bot:
 
 
 def make_dispatcher(
-    store: storage.Storage,
     games: GameService,
-    boards: Boards,
+    lobby: Lobby,
+    shows: Shows,
     langs: Languages,
-    outbox: Outbox,
     settings: Settings,
 ) -> Dispatcher:
+    """The dispatcher with the objects handlers ask for by name, the middlewares (see
+    :mod:`bot.middlewares`) and the routers."""
     dp = Dispatcher(
-        store=store, games=games, boards=boards, langs=langs, outbox=outbox, settings=settings
+        games=games,
+        lobby=lobby,
+        shows=shows,
+        langs=langs,
+        outbox=shows.outbox,
+        settings=settings,
     )
-    dp.update.outer_middleware(OncePerUpdate(store))
-    context = Context(store, langs)
-    dp.message.outer_middleware(context)
-    dp.callback_query.outer_middleware(context)
-    # Order matters: commands and buttons first, free text (moves, then questions) last.
-    templates = (
-        common.router,
-        lobby.router,
-        play.router,
-        stats.router,
-        settings_handlers.router,
-        rules.router,
-    )
-    dp.include_routers(*(fresh(r) for r in templates))
+    dp.update.outer_middleware(Updates())
+    context = Context(games, langs)
+    claim = Claim(games)
+    for observer in (dp.message, dp.callback_query):
+        observer.outer_middleware(context)
+        observer.middleware(claim)
+    dp.callback_query.middleware(GameTap(games))
+    dp.include_routers(*routers())
     dp.errors.register(_on_error)
     return dp
 
 
-async def _on_error(event: ErrorEvent) -> bool:
+async def _on_error(event: ErrorEvent, langs: Languages, answered: AnsweredQueries) -> bool:
     """Log the failure and tell the user, briefly, in their language; the game is unchanged
-    because every state change is one storage transaction."""
+    because every state change is one storage transaction.
+
+    A tap is answered only if its handler had not answered it yet (Telegram takes one answer),
+    in the tapping user's language; a message is replied to in the chat's language."""
     log.error("unhandled error in a handler", exc_info=event.exception)
     update = event.update
     with contextlib.suppress(Exception):
         if update.callback_query is not None:
-            await update.callback_query.answer(t("ru", "internal_error"), show_alert=True)
+            query = update.callback_query
+            if query.id not in answered:
+                lang = await _language(langs, query.from_user.id)
+                await query.answer(t(lang, "internal_error"), show_alert=True)
         elif update.message is not None:
-            await update.message.answer(t("ru", "internal_error"))
+            lang = await _language(langs, update.message.chat.id)
+            await update.message.answer(t(lang, "internal_error"))
     return True
+
+
+async def _language(langs: Languages, chat_id: int) -> str:
+    """The chat's language, or the default when even that cannot be read (the failure being
+    handled may be the database's)."""
+    try:
+        return await langs.of_chat(chat_id)
+    except Exception:
+        return DEFAULT_LANG
 
 
 async def build(
@@ -138,22 +160,20 @@ async def build(
     ai_seed: int | None = None,
     outbox: Outbox | None = None,
 ) -> App:
-    build_hot_schemas()
-    store = await storage.open_storage(settings.database_path)
+    store = await storage.open_storage(settings.database)
     bot = bot or make_bot(settings)
     outbox = outbox or Outbox()
-    games = GameService(
-        store,
-        rng=rng,
-        ai=ComputerPlayers(seed=ai_seed),  # type: ignore[arg-type]
-        invitation_ttl=timedelta(hours=settings.invitation_ttl_hours),
-    )
-    langs = Languages(store)
+    games = GameService(store, rng=rng, ai=ComputerPlayers(seed=ai_seed))  # type: ignore[arg-type]
+    lobby = Lobby(games, invitation_ttl=timedelta(hours=settings.invitation_ttl_hours))
+    langs = Languages(games.players, games.chats)
     painter = Painter(settings.render_processes)
     await painter.start()
-    boards = Boards(bot, store, outbox, games, langs, painter=painter)
-    dp = make_dispatcher(store, games, boards, langs, outbox, settings)
-    return App(bot, dp, store, games, boards, outbox, settings)
+    shows = Shows(Boards(bot, store, outbox, painter), games, langs)
+    dp = make_dispatcher(games, lobby, shows, langs, settings)
+    answered = AnsweredQueries()
+    bot.session.middleware(answered)
+    dp["answered"] = answered
+    return App(bot, dp, store, games, lobby, shows, outbox, settings)
 
 
 async def register_commands(bot: Bot) -> None:
@@ -182,8 +202,7 @@ async def housekeeping(app: App, every: float = 3600) -> None:
     """Expire old invitations and forget old processed update ids, hourly."""
     while True:
         try:
-            await app.store.expire_invitations()
-            await app.store.prune_processed_updates()
+            await app.games.housekeeping()
         except storage.StorageError:
             log.exception("housekeeping failed")
         await asyncio.sleep(every)

@@ -5,13 +5,21 @@ Nothing is built at import time; the token is a secret value that never reaches 
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_RE = re.compile(r"^\d{3,15}:[A-Za-z0-9_-]{30,64}$")
+
+#: How to get a token, in one line (said whenever the token is missing or wrong).
+BOTFATHER_STEPS = (
+    "get one in Telegram: open @BotFather, send /newbot, choose a name and a username ending "
+    "in 'bot', and copy the token it replies with"
+)
 
 
 class SettingsError(ValueError):
@@ -25,6 +33,7 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr = Field(..., alias="BOT_TOKEN")
     database_path: str = Field("nardy.sqlite3", alias="DATABASE_PATH")
+    database_url: SecretStr | None = Field(None, alias="DATABASE_URL")
     telegram_api_base: str | None = Field(None, alias="TELEGRAM_API_BASE")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", alias="LOG_LEVEL")
     webhook_url: str | None = Field(None, alias="WEBHOOK_URL")
@@ -40,7 +49,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("telegram_api_base", "webhook_url", mode="before")
+    @field_validator("telegram_api_base", "webhook_url", "database_url", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -50,11 +59,12 @@ class Settings(BaseSettings):
     @field_validator("bot_token")
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:
-        if not TOKEN_RE.match(value.get_secret_value().strip()):
-            raise ValueError(
-                "BOT_TOKEN does not look like a token from @BotFather (digits:letters)"
-            )
-        return SecretStr(value.get_secret_value().strip())
+        token = value.get_secret_value().strip()
+        if not token:
+            raise ValueError("is empty")
+        if not TOKEN_RE.match(token):
+            raise ValueError("does not look like a token from @BotFather (digits:letters)")
+        return SecretStr(token)
 
     @model_validator(mode="after")
     def _webhook_pair(self) -> Settings:
@@ -64,13 +74,49 @@ class Settings(BaseSettings):
             )
         return self
 
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError("DATABASE_URL must be a postgresql://user:password@host/db URL")
+        return value
+
     @property
     def use_webhook(self) -> bool:
         return bool(self.webhook_url)
 
+    @property
+    def database(self) -> str:
+        """Where the store lives: ``DATABASE_URL`` (PostgreSQL) if set, else ``DATABASE_PATH``."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return self.database_path
+
+
+def env_file() -> Path:
+    """The absolute path of the ``.env`` file the settings are read from (the working
+    directory's), whether or not it exists."""
+    return Path(str(Settings.model_config.get("env_file") or ".env")).resolve()
+
+
+def where_settings_come_from(name: str) -> str:
+    """Where ``name`` was looked for, for an error message: the environment variable wins over
+    the ``.env`` file, which may not exist."""
+    path = env_file()
+    if name in os.environ:
+        return f"it comes from the environment, which overrides {path}"
+    if path.is_file():
+        return f"set it in {path}"
+    return f"there is no {path}: copy .env.example there and set it"
+
 
 def load_settings(**overrides: object) -> Settings:
-    """Read the settings; turn pydantic's report into one friendly :class:`SettingsError`."""
+    """Read the settings; turn pydantic's report into one friendly :class:`SettingsError`.
+
+    The message names each bad setting, where it was looked for and, for the token, how to get
+    one; it never repeats a value (a token is a secret)."""
     from pydantic import ValidationError
 
     try:
@@ -80,7 +126,11 @@ def load_settings(**overrides: object) -> Settings:
         for err in exc.errors():
             name = str(err["loc"][0]) if err["loc"] else "settings"
             if err["type"] == "missing":
-                problems.append(f"{name} is required (put it in .env, see .env.example)")
+                problem = f"{name} is required: {where_settings_come_from(name)}"
             else:
-                problems.append(f"{name}: {err['msg']}")
+                reason = str(err["msg"]).removeprefix("Value error, ")
+                problem = f"{name} {reason}: {where_settings_come_from(name)}"
+            if name == "BOT_TOKEN":
+                problem += f"; {BOTFATHER_STEPS}"
+            problems.append(problem)
         raise SettingsError("; ".join(problems)) from None

@@ -1,42 +1,37 @@
 """House rules of a chat (RULES.md §5) as the bot shows and edits them.
 
-The engine owns the meaning of every option; this module only names them for people, reads a
-chat's stored defaults and computes what a /settings tap changes. A group keeps its defaults
-in its own row; a private chat keeps the user's defaults in a row of its own (created on the
-first change), so both are read the same way.
+The engine owns the meaning of every option and the game layer stores a chat's defaults
+(:class:`gameplay.ChatDefaults`); this module only names them for people and computes what a
+/settings tap changes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-import storage
 from bot.texts import t
-from engine import LongScoring, Options
+from engine import OPTION_INFO, LongScoring, Options
+from engine.variants import VARIANTS as ENGINE_VARIANTS
+from gameplay import ChatDefaults
 
-# (option field, variants it applies to, V-rule id). Crawford is listed for both games but is
-# only named where the cube is in play (the engine applies it only then).
-TOGGLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("block_in_passing", ("long",), "V-1"),
-    ("block_needs_home", ("long",), "V-2"),
-    ("first_move_lot_dice", ("long",), "V-3"),
-    ("first_turn_any_double", ("long",), "V-4"),
-    ("no_obstacle_clause", ("long",), "V-5"),
-    ("bearoff_next_turn", ("long",), "V-7"),
-    ("resign_as_oin", ("long", "short"), "V-10"),
-    ("winner_starts_next", ("long",), "V-12"),
-    ("crawford", ("long", "short"), "V-16"),
+# (option field, variants it applies to, V-rule id), from the engine's own descriptions of
+# its options, in their order. Crawford is listed for both games but is only named where the
+# cube is in play (the engine applies it only then).
+TOGGLES: tuple[tuple[str, tuple[str, ...], str], ...] = tuple(
+    (info.name, tuple(str(v) for v in info.variants), info.rule_id)
+    for info in OPTION_INFO
+    if info.is_toggle
 )
 TOGGLE_FIELDS = frozenset(name for name, _, _ in TOGGLES)
 
-VARIANTS = ("long", "short")
-MATCH_LENGTHS = (1, 3, 5, 7, 11)
-SCORINGS: tuple[LongScoring, ...] = (
-    LongScoring.CLASSIC,
-    LongScoring.HOME_MARS,
-    LongScoring.CHECKERS_LEFT,
+VARIANTS: tuple[str, ...] = tuple(ENGINE_VARIANTS)
+# The variants whose scoring a chat may choose (V-8, V-9).
+SCORING_VARIANTS: tuple[str, ...] = next(
+    tuple(str(v) for v in info.variants) for info in OPTION_INFO if info.name == "long_scoring"
 )
+MATCH_LENGTHS = (1, 3, 5, 7, 11)
+SCORINGS: tuple[LongScoring, ...] = tuple(LongScoring)
 SCORING_RULE = {
     LongScoring.CLASSIC: "",
     LongScoring.HOME_MARS: "V-8",
@@ -53,62 +48,6 @@ FIELDS = frozenset({F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS}) | TOGGLE_F
 
 class SettingError(ValueError):
     """A /settings value the bot does not offer (stale or forged callback data)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChatDefaults:
-    """What a new game in a chat starts with (RULES.md §0.5 unless the chat changed it)."""
-
-    variant: str = "long"
-    match_length: int = 1
-    options: Options = field(default_factory=Options)
-    hints: bool = False
-
-    def stored_options(self) -> dict[str, Any]:
-        """The chat's options JSON: the engine's own form, plus the bot's ``hints`` switch
-        (read by ``GameService.hints_allowed``)."""
-        data = self.options.to_dict()
-        if self.hints:
-            data["hints"] = True
-        return data
-
-
-async def chat_defaults(store: storage.Storage, chat_id: int) -> ChatDefaults:
-    """A chat's defaults for new games; a chat that never changed them (or whose stored
-    options no longer parse) gets the §0.5 defaults."""
-    try:
-        chat = await store.get_chat(chat_id)
-    except storage.NotFoundError:
-        return ChatDefaults()
-    raw = dict(chat.options)
-    hints = bool(raw.pop("hints", False))
-    try:
-        options = Options.from_dict(raw)
-    except ValueError:
-        options = Options()
-    variant = str(chat.default_variant)
-    return ChatDefaults(
-        variant if variant in VARIANTS else "long", max(1, chat.match_length), options, hints
-    )
-
-
-async def save_chat_defaults(
-    store: storage.Storage, chat_id: int, chat_type: str, defaults: ChatDefaults
-) -> ChatDefaults:
-    """Store ``defaults`` for the chat. A private chat has no row until its first change, so
-    one is created then (groups are registered by the middleware on their first update)."""
-    if chat_type == "private":
-        try:
-            await store.get_chat(chat_id)
-        except storage.NotFoundError:
-            await store.upsert_chat(chat_id, "private")
-    await store.update_chat_settings(
-        chat_id,
-        default_variant=defaults.variant,
-        match_length=defaults.match_length,
-        options=defaults.stored_options(),
-    )
-    return defaults
 
 
 def _cycle(values: tuple[Any, ...], current: Any) -> Any:
@@ -128,7 +67,7 @@ def next_value(defaults: ChatDefaults, name: str) -> str:
     value, so a repeated tap on an old message sets the same thing instead of toggling back)."""
     opts = defaults.options
     if name == F_VARIANT:
-        return "short" if defaults.variant == "long" else "long"
+        return str(_cycle(VARIANTS, defaults.variant))
     if name == F_LENGTH:
         return str(_cycle(MATCH_LENGTHS, defaults.match_length))
     if name == F_CUBE:
@@ -188,7 +127,7 @@ def describe(lang: str, variant: str, options: Options) -> str:
         if name == "crawford" and not options.cube_enabled(variant):
             continue
         parts.append(f"{t(lang, 'opt_' + name)} ({vid})")
-    if variant == "long" and options.long_scoring is not LongScoring.CLASSIC:
+    if variant in SCORING_VARIANTS and options.long_scoring is not LongScoring.CLASSIC:
         vid = SCORING_RULE[options.long_scoring]
         parts.append(f"{t(lang, 'opt_scoring_' + str(options.long_scoring))} ({vid})")
     default_cube = Options().cube_enabled(variant)

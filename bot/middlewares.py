@@ -1,6 +1,16 @@
-"""Outer middlewares: drop redelivered updates, and give handlers the user's language.
+"""Middlewares: what every update needs before its handler, so handlers stay thin.
 
-Both run before any handler, so handlers stay thin: they receive ``lang`` by name.
+* :class:`Updates` (outer, per update): a redelivered update id seen by this process is
+  dropped at once; the id goes into the handler's data;
+* :class:`Context` (outer, messages and buttons): who acts (:class:`gameplay.Actor`, with
+  their current name), where (:class:`gameplay.Place`, with its kind) and ``lang``;
+* :class:`Claim` (inner, after the handler is chosen): updates that change something other
+  than a game's state claim their id in storage first, so they act once even across a
+  restart. Handlers flagged ``claim="save"`` claim it in the save they cause instead (one
+  write per tap), and ``claim="none"`` handlers change nothing, so a redelivery only shows
+  the same thing again;
+* :class:`GameTap` (inner, board buttons): loads the game once for the tap and answers an
+  outdated board, a finished game, a stranger or a tap out of turn before any handler runs.
 """
 
 from __future__ import annotations
@@ -10,31 +20,35 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.types import CallbackQuery, Message, TelegramObject, Update, User
+from aiogram.dispatcher.flags import get_flag
+from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 
-import storage
-from bot.boards import Languages
-from bot.recent import Recent
-from bot.texts import normalise_lang
+from bot import refusals
+from bot.callbacks import GameCB
+from bot.languages import Languages
+from bot.texts import DEFAULT_LANG, normalise_lang
+from gameplay import Actor, ChatKind, GameService, Place, Refused
+from storage.recent import Recent
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
-class OncePerUpdate(BaseMiddleware):
-    """A redelivered update (same ``update_id``) is acknowledged and ignored: it acts once."""
+class Updates(BaseMiddleware):
+    """Drops an update id this process has already seen (a webhook retry, a redelivery)."""
 
-    def __init__(self, store: storage.Storage) -> None:
-        self.store = store
+    def __init__(self, limit: int = 10_000) -> None:
+        self._seen: Recent[int, bool] = Recent(limit)
         self.duplicates = 0
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        if isinstance(event, Update) and not await self.store.mark_update_processed(
-            event.update_id
-        ):
-            self.duplicates += 1
-            log.info("update %s was already processed; ignored", event.update_id)
-            return None
+        if isinstance(event, Update):
+            if self._seen.get(event.update_id) is not None:
+                self.duplicates += 1
+                log.info("update %s was already seen; ignored", event.update_id)
+                return None
+            self._seen[event.update_id] = True
+            data["update_id"] = event.update_id
         return await handler(event, data)
 
 
@@ -43,49 +57,99 @@ def display_name(user: User) -> str:
     return name or (user.username or str(user.id))
 
 
-class Context(BaseMiddleware):
-    """Registers users and chats once and puts ``lang`` (the chat's language) into ``data``."""
+def actor_of(user: User) -> Actor:
+    """The game layer's view of a Telegram user: id and current name."""
+    return Actor(user.id, display_name(user), user.username)
 
-    def __init__(self, store: storage.Storage, langs: Languages) -> None:
-        self.store = store
+
+def chat_kind(chat: Chat) -> ChatKind:
+    if chat.type == "private":
+        return ChatKind.PRIVATE
+    return ChatKind.FORUM if chat.is_forum else ChatKind.GROUP
+
+
+def place_of(message: Message) -> Place:
+    """Where a message is: its chat, forum topic and the chat's kind."""
+    thread = message.message_thread_id if message.is_topic_message else None
+    return Place(message.chat.id, thread or 0, chat_kind(message.chat))
+
+
+class Context(BaseMiddleware):
+    """Reports the person and the chat to the game layer (it writes only what changed) and
+    puts ``actor``, ``place`` and ``lang`` (the chat's language) into the handler's data."""
+
+    def __init__(self, games: GameService, langs: Languages) -> None:
+        self.games = games
         self.langs = langs
-        self._users: Recent[int, tuple[str, str | None]] = Recent(100_000)
-        self._chats: Recent[int, bool] = Recent(100_000)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user: User | None = None
-        chat = None
+        message: Message | None = None
         if isinstance(event, Message):
-            user, chat = event.from_user, event.chat
+            user, message = event.from_user, event
         elif isinstance(event, CallbackQuery):
             user = event.from_user
-            chat = event.message.chat if event.message is not None else None
+            message = event.message if isinstance(event.message, Message) else None
         if user is not None and not user.is_bot:
-            await self._user(user)
-        if chat is not None and self._chats.get(chat.id) is None:
-            await self.store.upsert_chat(chat.id, chat.type, title=chat.title)
-            self._chats[chat.id] = True
-        if chat is not None:
+            actor = actor_of(user)
+            data["actor"] = actor
+            language = await self.games.players.seen(actor, normalise_lang(user.language_code))
+            if language is not None:
+                self.langs.remember(user.id, language)
+        if message is not None:
+            chat = message.chat
+            await self.games.chats.seen(chat.id, chat.type, chat.title)
+            data["place"] = place_of(message)
             data["lang"] = await self.langs.of_chat(chat.id)
         elif user is not None:
             data["lang"] = await self.langs.of_chat(user.id)
         else:
-            data["lang"] = "ru"
+            data["lang"] = DEFAULT_LANG
         return await handler(event, data)
 
-    async def _user(self, user: User) -> None:
-        name = display_name(user)
-        known = self._users.get(user.id)
-        if known is not None and known == (name, user.username):
-            return
-        language: str | None = None
+
+class Claim(BaseMiddleware):
+    """Claims the update in storage before a handler that changes something outside a
+    game's state (see the module doc); a claimed id is acknowledged and ignored."""
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.duplicates = 0
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        update_id = data.get("update_id")
+        claim_first = update_id is not None and get_flag(data, "claim") not in ("save", "none")
+        if claim_first and not await self.games.claim_update(update_id):
+            self.duplicates += 1
+            log.info("update %s was already processed; ignored", update_id)
+            return None
+        return await handler(event, data)
+
+
+class GameTap(BaseMiddleware):
+    """Board buttons: the game is loaded once, into ``snap``, and checked here.
+
+    The handler's ``tap`` flag says what the button needs: ``"turn"`` the player to act,
+    ``"anytime"`` either player (resigning), ``"load"`` only the game.
+    """
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        need = get_flag(data, "tap")
+        cb = data.get("callback_data")
+        if need is None or not isinstance(event, CallbackQuery) or not isinstance(cb, GameCB):
+            return await handler(event, data)
         try:
-            stored = await self.store.get_user(user.id)
-            if stored.language is None:
-                language = normalise_lang(user.language_code)
-        except storage.NotFoundError:
-            language = normalise_lang(user.language_code)
-        await self.store.upsert_user(user.id, name, username=user.username, language=language)
-        if language is not None:
-            self.langs.remember(user.id, language)
-        self._users[user.id] = (name, user.username)
+            data["snap"] = await self.games.load_for_tap(
+                cb.game,
+                event.from_user.id,
+                cb.v,
+                anytime=need == "anytime",
+                check=need != "load",
+            )
+        except Refused as refused:
+            await refusals.answer_tap(event, data.get("lang", DEFAULT_LANG), refused)
+            return None
+        return await handler(event, data)

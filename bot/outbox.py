@@ -1,11 +1,14 @@
-"""Everything the bot sends goes through here: per-chat send budgets, 429 handling, and
-"latest wins" for board edits.
+"""Everything the bot sends goes through here: per-chat send budgets, 429 handling, "latest
+wins" for board edits, and notices dropped once they are no longer true.
 
 Telegram allows about one message a second in a private chat and about twenty a minute in a
 group; beyond that it answers 429 with ``retry_after``. A lively group game taps faster than
-that, so each chat has a token bucket, calls wait for a token, a 429 pauses the whole chat for
-``retry_after`` and the call is retried, and a board edit that has been overtaken by a newer
-state of the same message is skipped instead of being sent late.
+that, so each chat has a budget and calls wait for it: new messages in a group at most 20 in
+any 60 seconds (:class:`Window`), everything else a token bucket (:class:`Budget`). A 429
+pauses the whole chat for ``retry_after`` and the call is retried. A board edit that has been
+overtaken by a newer state of the same message is skipped instead of being sent late, and so is
+a notice made for a version of a game that has moved on while the notice waited ("your move"
+after the player has started moving).
 """
 
 from __future__ import annotations
@@ -13,10 +16,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 
@@ -30,10 +33,27 @@ def _now() -> float:
     return time.monotonic()
 
 
+async def _sleep(seconds: float) -> None:
+    """Every wait for a budget goes through here (a test runs the outbox on a virtual clock)."""
+    await asyncio.sleep(seconds)
+
+
 #: A chat's budget is forgotten after this long without a call.
 IDLE_BUDGET_SECONDS = 600.0
-#: How many messages' latest edit numbers are kept.
+#: How many messages' latest edit numbers (and games' latest versions) are kept.
 MAX_TICKETS = 10_000
+
+
+class Limiter(Protocol):
+    """What the outbox needs of a chat's budget."""
+
+    #: When the budget was last used, and until when a 429 pauses it (monotonic seconds).
+    stamp: float
+    paused_until: float
+    lock: asyncio.Lock
+
+    async def take(self) -> None:
+        """Wait until one more call is allowed, and count it."""
 
 
 @dataclass(slots=True)
@@ -56,14 +76,50 @@ class Budget:
             while True:
                 now = _now()
                 if now < self.paused_until:
-                    await asyncio.sleep(self.paused_until - now)
+                    await _sleep(self.paused_until - now)
                     continue
                 self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
                 self.stamp = now
                 if self.tokens >= 1:
                     self.tokens -= 1
                     return
-                await asyncio.sleep((1 - self.tokens) / self.rate)
+                await _sleep((1 - self.tokens) / self.rate)
+
+
+@dataclass(slots=True)
+class Window:
+    """At most ``limit`` calls in any ``seconds`` long stretch of time.
+
+    Telegram counts a group's new messages per minute. A token bucket cannot promise that: a
+    full bucket lets ``burst`` calls through at once and then refills, so "burst 5 + 20 a
+    minute" sent 25 in the first minute. This keeps the times of the last ``limit`` calls and
+    lets the next one go only when the oldest is ``seconds`` old.
+    """
+
+    limit: int
+    seconds: float
+    stamp: float = 0.0
+    paused_until: float = 0.0
+    sent: deque[float] = field(default_factory=deque)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def __post_init__(self) -> None:
+        self.stamp = _now()
+
+    async def take(self) -> None:
+        async with self.lock:
+            while True:
+                now = _now()
+                if now < self.paused_until:
+                    await _sleep(self.paused_until - now)
+                    continue
+                while self.sent and now - self.sent[0] >= self.seconds:
+                    self.sent.popleft()
+                if len(self.sent) < self.limit:
+                    self.sent.append(now)
+                    self.stamp = now
+                    return
+                await _sleep(self.sent[0] + self.seconds - now)
 
 
 class Outbox:
@@ -73,30 +129,39 @@ class Outbox:
         self,
         *,
         private: tuple[float, float] = (8, 2.0),
-        group_send: tuple[float, float] = (5, 20 / 60),
+        group_send: tuple[int, float] = (20, 60.0),
         group_edit: tuple[float, float] = (20, 2.0),
         max_retries: int = 3,
     ) -> None:
-        """Budgets are (burst, calls per second). Groups: new messages at Telegram's 20 a
+        """``private`` and ``group_edit`` are token buckets, (burst, calls per second);
+        ``group_send`` is (calls, per seconds): new messages in a group at Telegram's 20 a
         minute, edits (the board in place) faster, as edits are not notifications."""
-        self._budgets: dict[tuple[int, str], Budget] = {}
+        self._budgets: dict[tuple[int, str], Limiter] = {}
         self._private = private
-        self._group = {"send": group_send, "edit": group_edit}
+        self._group_send = group_send
+        self._group_edit = group_edit
         self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._versions: OrderedDict[Hashable, int] = OrderedDict()
         self._counter = 0
         self._swept_at = _now()
         self.max_retries = max_retries
         self.retries = 0
 
-    def budget(self, chat_id: int, kind: str = "send") -> Budget:
+    def budget(self, chat_id: int, kind: str = "send") -> Limiter:
         key = (chat_id, "all" if chat_id > 0 else kind)
         budget = self._budgets.get(key)
         if budget is None:
             self._sweep()
-            burst, rate = self._private if chat_id > 0 else self._group[kind]
-            budget = Budget(burst, rate)
+            budget = self._new_budget(chat_id, kind)
             self._budgets[key] = budget
         return budget
+
+    def _new_budget(self, chat_id: int, kind: str) -> Limiter:
+        if chat_id > 0:
+            return Budget(*self._private)
+        if kind == "send":
+            return Window(*self._group_send)
+        return Budget(*self._group_edit)
 
     def _sweep(self) -> None:
         """Forget the budgets of chats quiet for a while (a new one starts full, which is
@@ -126,6 +191,20 @@ class Outbox:
         """Whether a newer state of the message was requested after ``ticket``."""
         return self._latest.get((chat_id, message_id), -1) > ticket
 
+    def shown(self, subject: Hashable, version: int) -> None:
+        """Record that ``subject`` (a game) is now being shown at ``version``."""
+        if self._versions.get(subject, -1) < version:
+            self._versions[subject] = version
+        self._versions.move_to_end(subject)
+        while len(self._versions) > MAX_TICKETS:
+            self._versions.popitem(last=False)
+
+    def moved_on(self, subject: Hashable, version: int) -> bool:
+        """Whether ``subject`` has been shown at a version newer than ``version`` — a notice
+        made for ``version`` (``skip=lambda: outbox.moved_on(game, version)``) is then
+        stale."""
+        return self._versions.get(subject, version) > version
+
     async def run(
         self,
         chat_id: int,
@@ -153,8 +232,8 @@ class Outbox:
                 until = _now() + wait
                 for key in ((chat_id, "all"), (chat_id, "send"), (chat_id, "edit")):
                     if key in self._budgets:
-                        b = self._budgets[key]
-                        b.paused_until = max(b.paused_until, until)
+                        limiter = self._budgets[key]
+                        limiter.paused_until = max(limiter.paused_until, until)
                 log.warning("429 in chat %s: waiting %.1fs (attempt %d)", chat_id, wait, attempt)
                 if attempt > self.max_retries:
                     raise
@@ -162,7 +241,7 @@ class Outbox:
                 attempt += 1
                 if attempt > self.max_retries:
                     raise
-                await asyncio.sleep(0.5 * attempt)
+                await _sleep(0.5 * attempt)
             except TelegramBadRequest as exc:
                 if NOT_MODIFIED in exc.message:
                     return None

@@ -20,7 +20,7 @@ from engine.notation import format_steps
 from engine.options import Options, OptionsError
 from engine.position import BOARD_LEN, CHECKERS, Position, PositionError, Side
 from engine.positionid import PositionIDError, decode, encode
-from engine.variants import get_variant
+from engine.variants import VariantName, get_variant, registered
 
 
 class RequestError(ValueError):
@@ -124,13 +124,14 @@ def main(
         description="Nardy rules engine: legal plays as JSON lines, and position diagrams.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
+    names = [str(v.name) for v in registered()]
     sub.add_parser(
         "plays",
         help="read JSON requests (one per line) on stdin, write one JSON answer per line",
     )
     show = sub.add_parser("show", help="print a text diagram of a position ID")
     show.add_argument("position_id", help="14-character position ID")
-    show.add_argument("--variant", choices=["long", "short"], default="short")
+    show.add_argument("--variant", choices=names, default=str(VariantName.SHORT))
     show.add_argument(
         "--turn",
         choices=["white", "black"],
@@ -138,7 +139,7 @@ def main(
         help="the side on roll (the ID is written from its point of view)",
     )
     start = sub.add_parser("start", help="print the start position and its ID")
-    start.add_argument("--variant", choices=["long", "short"], default="long")
+    start.add_argument("--variant", choices=names, default=str(VariantName.LONG))
     args = parser.parse_args(argv)
     if args.command == "plays":
         for out in serve_plays(stdin):

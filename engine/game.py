@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from engine import positionid
 from engine.notation import format_steps
 from engine.options import Options
-from engine.position import Position, Side
+from engine.position import Position, Side, VariantName, variant_name
 from engine.rules import IllegalActionError, IllegalMoveError, Reason
 from engine.scoring import GameResult, ResultKind, score_game
 from engine.step import Play, Step
@@ -41,19 +41,37 @@ class Phase(StrEnum):
     OVER = "over"  # the game has a result
 
 
+class EventKind(StrEnum):
+    """What a history line records. A ``StrEnum``: stored as (and equal to) these strings."""
+
+    LOT = "lot"  # the opening lot was decided; ``dice`` are (seat 0's die, seat 1's die)
+    ROLL = "roll"  # the side rolled ``dice``
+    MOVE = "move"  # the side played ``steps`` (``notation``); ``position_id`` after it
+    PASS = "pass"  # the roll could not be played (C-18)
+    DOUBLE = "double"  # the side offered the cube at ``dice[0]``
+    TAKE = "take"  # the side took; the cube is now ``dice[0]``
+    DROP = "drop"  # the side dropped at a cube of ``dice[0]``
+    RESIGN = "resign"  # the side resigned
+    END = "end"  # ``side`` won ``dice[0]`` points; ``notation`` is the result kind
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One line of a game's history, for the move log, replays and the bot's captions."""
 
-    kind: str  # lot | roll | move | pass | double | take | drop | resign | end
+    kind: EventKind
     side: Side | None
     dice: tuple[int, ...] = ()
     notation: str = ""
     position_id: str = ""
     steps: tuple[Step, ...] = ()
 
+    def __post_init__(self) -> None:
+        if self.kind.__class__ is not EventKind:
+            object.__setattr__(self, "kind", EventKind(self.kind))
+
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
+        data: dict[str, Any] = {"kind": str(self.kind)}
         if self.side is not None:
             data["side"] = self.side.label
         if self.dice:
@@ -70,7 +88,7 @@ class Event:
     def from_dict(cls, data: dict[str, Any]) -> Event:
         side = data.get("side")
         return cls(
-            kind=data["kind"],
+            kind=EventKind(data["kind"]),
             side=None if side is None else _side(side),
             dice=tuple(data.get("dice", ())),
             notation=data.get("notation", ""),
@@ -96,9 +114,9 @@ def _roll_die(rng: Rng) -> int:
 
 @dataclass(slots=True)
 class Game:
-    """One game of nardy between seats 0 and 1."""
+    """One game of nardy between seats 0 and 1 (``variant_name`` may be given as a string)."""
 
-    variant_name: str
+    variant_name: VariantName
     options: Options = field(default_factory=Options)
     white_seat: int = 0
     position: Position | None = None
@@ -117,6 +135,7 @@ class Game:
     _turn: Turn | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self.variant_name = variant_name(self.variant_name)
         if self.position is None:
             self.position = self.variant.start_position(Side.WHITE)
 
@@ -162,7 +181,7 @@ class Game:
     def turn(self) -> Turn:
         """The turn being played (phase MOVE)."""
         if self.phase is not Phase.MOVE or self.dice is None:
-            raise IllegalActionError(Reason.NOT_YOUR_TURN, "no dice have been rolled")
+            raise self._refusal(Phase.MOVE)
         if self._turn is None or self._turn.steps != self.steps:
             base = self._turn
             if base is None or base.start != self.pos or base.dice != self.dice:
@@ -221,8 +240,8 @@ class Game:
             self.white_seat = winner_seat
         first = self.side_of(winner_seat)
         self.position = self.pos.with_turn(first)
-        self.history.append(Event("lot", first, (seat0_die, seat1_die)))
-        if self.variant_name == "short" or self.options.first_move_lot_dice:
+        self.history.append(Event(EventKind.LOT, first, (seat0_die, seat1_die)))
+        if self.variant.lot_is_first_roll(self.options):
             self._start_move((high, low))
         else:
             self.phase = Phase.ROLL
@@ -244,8 +263,7 @@ class Game:
         seat: int | None = None,
     ) -> Turn | None:
         """Roll for the side to move. Returns the turn, or None if it passed (C-18)."""
-        self._require(Phase.ROLL)
-        self._require_seat(seat)
+        self._require(Phase.ROLL, seat)
         if dice is None:
             if rng is None:
                 raise ValueError("roll needs an rng or dice")
@@ -253,7 +271,7 @@ class Game:
         elif len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
             # Refuse before anything changes: a bad roll must not leave the game in MOVE.
             raise ValueError(f"dice must be two values 1..6, got {dice!r}")
-        self.history.append(Event("roll", self.side_to_move, dice))
+        self.history.append(Event(EventKind.ROLL, self.side_to_move, dice))
         return self._start_move(dice)
 
     def _start_move(self, dice: tuple[int, int]) -> Turn | None:
@@ -263,7 +281,7 @@ class Game:
         self._turn = None
         turn = self.turn
         if not turn.has_moves:
-            self._end_turn(Play((), self.pos), kind="pass")
+            self._end_turn(Play((), self.pos), kind=EventKind.PASS)
             return None
         return turn
 
@@ -282,26 +300,24 @@ class Game:
             raise IllegalActionError(Reason.CUBE_MAX, f"the cube is at {MAX_CUBE}, its top face")
         self.phase = Phase.DOUBLE
         self.double_offered_by = side
-        self.history.append(Event("double", side, (self.cube_value * 2,)))
+        self.history.append(Event(EventKind.DOUBLE, side, (self.cube_value * 2,)))
 
     def take(self, seat: int) -> None:
         """Accept: the stake doubles and the acceptor owns the cube (M-10)."""
-        self._require(Phase.DOUBLE)
-        self._require_seat(seat)
+        self._require(Phase.DOUBLE, seat)
         side = self.side_of(seat)
         self.cube_value *= 2
         self.cube_owner = side
         self.double_offered_by = None
         self.phase = Phase.ROLL
-        self.history.append(Event("take", side, (self.cube_value,)))
+        self.history.append(Event(EventKind.TAKE, side, (self.cube_value,)))
 
     def drop(self, seat: int) -> GameResult:
         """Decline: the game ends at once for the current stake, no multiplier (M-11)."""
-        self._require(Phase.DOUBLE)
-        self._require_seat(seat)
+        self._require(Phase.DOUBLE, seat)
         assert self.double_offered_by is not None
         winner = self.double_offered_by
-        self.history.append(Event("drop", winner.other, (self.cube_value,)))
+        self.history.append(Event(EventKind.DROP, winner.other, (self.cube_value,)))
         result = GameResult(winner, ResultKind.DROP, self.cube_value, self.cube_value)
         self._finish(result)
         return result
@@ -311,7 +327,7 @@ class Game:
         if self.phase is Phase.OVER:
             raise IllegalActionError(Reason.GAME_OVER, "the game is already over")
         side = self.side_of(seat)
-        self.history.append(Event("resign", side))
+        self.history.append(Event(EventKind.RESIGN, side))
         result = score_game(self.pos, side.other, self.options, self.cube_value, resigned=True)
         self._finish(result)
         return result
@@ -323,8 +339,7 @@ class Game:
 
     def step(self, src: int, dst: int, *, seat: int | None = None) -> Step:
         """Enter one step of the turn; raises IllegalMoveError naming the broken rule."""
-        self._require(Phase.MOVE)
-        self._require_seat(seat)
+        self._require(Phase.MOVE, seat)
         turn = self.turn.step(src, dst)
         self.steps = turn.steps
         self._turn = turn
@@ -332,8 +347,7 @@ class Game:
 
     def undo(self, *, seat: int | None = None) -> bool:
         """Take back the last step of the turn being entered; False if there was none."""
-        self._require(Phase.MOVE)
-        self._require_seat(seat)
+        self._require(Phase.MOVE, seat)
         if not self.steps:
             return False
         turn = self.turn.undo()
@@ -343,8 +357,7 @@ class Game:
 
     def apply_text(self, text: str, *, seat: int | None = None) -> Turn:
         """Enter a whole play or part of one in notation, on top of the steps entered so far."""
-        self._require(Phase.MOVE)
-        self._require_seat(seat)
+        self._require(Phase.MOVE, seat)
         turn = self.turn.apply_text(text)
         self.steps = turn.steps
         self._turn = turn
@@ -352,22 +365,20 @@ class Game:
 
     def commit(self, *, seat: int | None = None) -> Play:
         """Confirm the turn (C-33); raises IllegalMoveError(INCOMPLETE) if it is not complete."""
-        self._require(Phase.MOVE)
-        self._require_seat(seat)
+        self._require(Phase.MOVE, seat)
         play = self.turn.finish()
-        self._end_turn(play, kind="move")
+        self._end_turn(play, kind=EventKind.MOVE)
         return play
 
     def play(self, play: Play, *, seat: int | None = None) -> None:
         """Play a whole legal play at once (used for forced turns and the computer)."""
-        self._require(Phase.MOVE)
-        self._require_seat(seat)
+        self._require(Phase.MOVE, seat)
         if play not in self.turn.legal_plays:
             raise IllegalMoveError(Reason.NOT_MAXIMAL, "not a legal play of this turn")
         self.steps = ()
-        self._end_turn(play, kind="move")
+        self._end_turn(play, kind=EventKind.MOVE)
 
-    def _end_turn(self, play: Play, *, kind: str) -> None:
+    def _end_turn(self, play: Play, *, kind: EventKind) -> None:
         side = self.side_to_move
         dice = self.dice or ()
         after = play.result
@@ -399,13 +410,25 @@ class Game:
         self.steps = ()
         self._turn = None
         self.double_offered_by = None
-        self.history.append(Event("end", result.winner, (result.points,), str(result.kind)))
+        self.history.append(Event(EventKind.END, result.winner, (result.points,), str(result.kind)))
 
-    def _require(self, phase: Phase) -> None:
+    def _require(self, phase: Phase, seat: int | None = None) -> None:
+        """Refuse an action of ``phase`` by ``seat`` (None: whoever must act), most telling
+        reason first: the game is over, then it is not that seat's turn, then the phase."""
+        if self.phase is Phase.OVER:
+            raise IllegalActionError(Reason.GAME_OVER, "the game is over")
+        self._require_seat(seat)
         if self.phase is not phase:
-            if self.phase is Phase.OVER:
-                raise IllegalActionError(Reason.GAME_OVER, "the game is over")
-            raise IllegalActionError(Reason.NOT_YOUR_TURN, f"not now: the game is in {self.phase}")
+            raise self._refusal(phase)
+
+    def _refusal(self, wanted: Phase) -> IllegalActionError:
+        """Why an action of phase ``wanted`` is refused now: the game is over (GAME_OVER), the
+        dice are not rolled yet (NO_DICE), or the game is in another phase (WRONG_PHASE)."""
+        if self.phase is Phase.OVER:
+            return IllegalActionError(Reason.GAME_OVER, "the game is over")
+        if wanted is Phase.MOVE and self.phase is Phase.ROLL:
+            return IllegalActionError(Reason.NO_DICE, "no dice have been rolled")
+        return IllegalActionError(Reason.WRONG_PHASE, f"not now: the game is in {self.phase}")
 
     def _require_seat(self, seat: int | None) -> None:
         if seat is not None and seat != self.seat_to_act:
@@ -416,7 +439,7 @@ class Game:
     def to_dict(self) -> dict[str, Any]:
         pos = self.pos
         return {
-            "variant": self.variant_name,
+            "variant": str(self.variant_name),
             "options": self.options.to_dict(),
             "white_seat": self.white_seat,
             "position": {
@@ -478,7 +501,7 @@ class Game:
 class Match:
     """A match to ``length`` points (M-15); a single game is a 1-point match."""
 
-    variant_name: str
+    variant_name: VariantName
     length: int = 1
     options: Options = field(default_factory=Options)
     score: list[int] = field(default_factory=lambda: [0, 0])  # by seat
@@ -490,7 +513,7 @@ class Match:
     def __post_init__(self) -> None:
         if self.length < 1:
             raise ValueError("a match is played to at least 1 point")
-        get_variant(self.variant_name)
+        self.variant_name = get_variant(self.variant_name).name
         if self.game is None:
             self.game = Game(self.variant_name, self.options)
 
@@ -514,7 +537,7 @@ class Match:
         """Add the finished game's points to the match score (M-15, M-21: capped at N)."""
         game = self.current
         if game.result is None:
-            raise IllegalActionError(Reason.NOT_YOUR_TURN, "the game is not over")
+            raise IllegalActionError(Reason.GAME_NOT_OVER, "the game is not over")
         if len(self.results) >= self.game_number:
             return game.result
         seat = game.seat_of(game.result.winner)
@@ -525,14 +548,15 @@ class Match:
         return game.result
 
     def next_game(self) -> Game:
-        """Start the next game by the match rules: long — colours swap and last game's black
-        starts as white (M-17), or the winner starts (V-12); short — a new lot (M-18)."""
+        """Start the next game by the variant's match rules: long — colours swap and last
+        game's black starts as white (M-17), or the winner starts (V-12); short — a new lot
+        with the colours kept (M-18)."""
         previous = self.current
         if previous.result is None:
-            raise IllegalActionError(Reason.NOT_YOUR_TURN, "the game is not over")
+            raise IllegalActionError(Reason.GAME_NOT_OVER, "the game is not over")
         self.record_result()
         if self.is_over:
-            raise IllegalActionError(Reason.GAME_OVER, "the match is over")
+            raise IllegalActionError(Reason.MATCH_OVER, "the match is over")
         crawford = False
         if (
             self.options.crawford
@@ -544,14 +568,14 @@ class Match:
             self.crawford_done = True
         game = Game(self.variant_name, self.options, white_seat=previous.white_seat)
         game.crawford = crawford
-        game.colours_fixed = self.variant_name == "short"
+        variant = get_variant(self.variant_name)
+        game.colours_fixed = variant.keeps_colours
         self.game_number += 1
         self.game = game
-        if self.variant_name == "long":
-            if self.options.winner_starts_next:
-                starter = previous.seat_of(previous.result.winner)
-            else:
-                starter = previous.seat_of(Side.BLACK)
+        starter = variant.next_game_starter(
+            previous.seat_of(previous.result.winner), previous.seat_of(Side.BLACK), self.options
+        )
+        if starter is not None:
             game.start_without_lot(first_seat=starter, white_seat=starter)
         return game
 
@@ -566,7 +590,7 @@ class Match:
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": FORMAT_VERSION,
-            "variant": self.variant_name,
+            "variant": str(self.variant_name),
             "length": self.length,
             "options": self.options.to_dict(),
             "score": list(self.score),
@@ -602,4 +626,4 @@ class Match:
         return cls.from_dict(json.loads(text))
 
 
-__all__ = ["Event", "Game", "IllegalMoveError", "Match", "Phase", "Rng"]
+__all__ = ["Event", "EventKind", "Game", "IllegalMoveError", "Match", "Phase", "Rng"]

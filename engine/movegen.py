@@ -1,11 +1,12 @@
-"""Legal-play generation for both variants (RULES.md C-15 … C-31, L-6 … L-24, S-5 … S-22).
+"""Legal-play generation shared by every variant (RULES.md C-15 … C-31).
 
 The method is the one of C-23: enumerate every sequence of single-die steps that is legal step
 by step, keep the plays that use the most dice (a play that bears off the 15th checker counts as
 using them all), then, for a non-double where only one die can be used, those that use the
-larger die; deduplicate by final position. One step generator (:func:`_long_steps`,
-:func:`_short_steps`) is the single source of step legality; everything else — whole-turn
-enumeration, step-by-step input, validation — is built on it.
+larger die; deduplicate by final position. Single-step legality is the variant's: its class
+(:mod:`engine.long_nardy`, :mod:`engine.short_nardy`) puts its step generator and per-turn
+facts into the :class:`TurnContext` once, and the search here only reads them — whole-turn
+enumeration, step-by-step input and validation are all built on that one generator.
 
 Internals work on mutable lists and plain tuples ``(src, dst, die, hit)`` because this is the
 hot path of the bot and of the computer opponent; the public API wraps them into values.
@@ -21,19 +22,29 @@ from engine.position import BAR, CHECKERS, OFF
 
 RawStep = tuple[int, int, int, bool]
 Key = tuple
+# A variant's single-step generator: (ctx, mover, opponent, dice left, highest source) -> steps.
+StepGen = Callable[["TurnContext", list[int], list[int], tuple[int, ...], int], list[RawStep]]
 
-# Long nardy: X's point p is O's point ((p + 11) mod 24) + 1 (C-7); the map is its own inverse.
-LONG_MAP: tuple[int, ...] = (0, *(((p + 11) % 24) + 1 for p in range(1, 25)), 25)
-SHORT_MAP: tuple[int, ...] = (0, *(25 - p for p in range(1, 25)), 25)
-
-EXCEPTION_DOUBLES = (6, 4, 3)  # L-11
 NEVER = -1
 ALWAYS = 99
 
 
+def _unprepared(
+    ctx: TurnContext, me: list[int], opp: list[int], dice: tuple[int, ...], max_src: int
+) -> list[RawStep]:
+    raise TypeError("a TurnContext must be prepared by its variant (Variant.turn_context)")
+
+
 @dataclass(slots=True)
 class TurnContext:
-    """What stays fixed during one turn: the roll, options and facts about the start position."""
+    """What stays fixed during one turn: the roll, options and facts about the start position.
+
+    The variant's :meth:`~engine.variant.Variant.prepare` fills the fields after ``start_opp``:
+    ``step_gen`` (its step generator), ``closed`` (truthy where one die may not land),
+    ``keys_opponent`` (the opponent's board is part of a position's key: steps can hit),
+    ``rejects_final`` (a final position that may not end the turn, or None), and its own facts
+    (long nardy: ``head_limit``, ``block_*``, ``opp_at``; short nardy: ``blocked``).
+    """
 
     variant: str
     dice: tuple[int, int]
@@ -47,7 +58,11 @@ class TurnContext:
     bear_allowed_this_turn: bool = True
     opp_at: list[int] = field(default_factory=list)
     blocked: list[bool] = field(default_factory=list)
-    block_seen: bool = False
+    block_seen: bool = False  # a step was refused for an order-dependent reason (re-search)
+    step_gen: StepGen = _unprepared
+    closed: list = field(default_factory=list)
+    keys_opponent: bool = True
+    rejects_final: Callable[[tuple[int, ...]], bool] | None = None
 
     @property
     def is_double(self) -> bool:
@@ -71,160 +86,15 @@ def make_context(
     first_turn: bool = False,
     options: Options | None = None,
 ) -> TurnContext:
-    """Compute the per-turn constants once, so the search only reads lists."""
-    opts = options or Options()
-    ctx = TurnContext(variant, (dice[0], dice[1]), first_turn, opts, me, opp)
-    if variant == "long":
-        ctx.opp_at = [0] * 26
-        for p in range(1, 25):
-            ctx.opp_at[p] = opp[LONG_MAP[p]]
-        ctx.head_limit = _head_limit(ctx)
-        ctx.block_per_step = not opts.block_in_passing
-        if opts.block_needs_home:
-            ctx.block_threshold = NEVER if any(opp[0:7]) else ALWAYS
-        else:
-            ctx.block_threshold = next(i for i in range(0, 25) if opp[i])
-        if opts.bearoff_next_turn:
-            ctx.bear_allowed_this_turn = not any(me[7:26])
-    else:
-        ctx.blocked = [False] * 26
-        for p in range(1, 25):
-            ctx.blocked[p] = opp[25 - p] >= 2
-    return ctx
+    """Compute the per-turn constants once (the variant's part by its class), so the search
+    only reads lists."""
+    from engine.variants import get_variant  # the variant modules import this one
+
+    return get_variant(variant).turn_context(me, opp, dice, first_turn=first_turn, options=options)
 
 
-def _head_limit(ctx: TurnContext) -> int:
-    """How many checkers may leave the head this turn (L-8, L-11 … L-14, V-4, V-5)."""
-    d1, d2 = ctx.dice
-    if not ctx.first_turn or d1 != d2:
-        return 1
-    opts = ctx.options
-    if opts.first_turn_any_double:
-        return 2
-    if d1 not in EXCEPTION_DOUBLES:
-        return 1
-    if opts.no_obstacle_clause:
-        return 2
-    return 2 if _obstacle_is_head(ctx.opp_at, d1) else 1
-
-
-def _obstacle_is_head(opp_at: list[int], die: int) -> bool:
-    """L-12: walk a lone checker from 24 by ``die``; the first O point met must be X-12."""
-    point = 24 - die
-    while point > 0:
-        if opp_at[point]:
-            return point == 12
-        point -= die
-    return False
-
-
-# --------------------------------------------------------------------------------------------
-# Step generators: the one place where single-step legality lives.
-
-
-def _long_run_illegal(me: list[int], landed: int, threshold: int) -> bool:
-    """Whether X now holds 6+ consecutive points on O's route around ``landed`` (L-15) that
-    no O checker has passed (L-16): a run [lo..hi] in O's pips is illegal iff lo <= threshold.
-    """
-    q = LONG_MAP[landed]
-    if q - 5 > threshold:
-        return False
-    lo = q
-    while lo > 1 and me[LONG_MAP[lo - 1]]:
-        lo -= 1
-    hi = q
-    while hi < 24 and me[LONG_MAP[hi + 1]]:
-        hi += 1
-    return hi - lo >= 5 and lo <= threshold
-
-
-def long_has_illegal_block(me: tuple[int, ...] | list[int], threshold: int) -> bool:
-    """Whole-board check used by V-1 (block judged only at the end of the turn)."""
-    if threshold < 1:
-        return False
-    run = 0
-    for q in range(1, 25):
-        if me[LONG_MAP[q]]:
-            run += 1
-            if run >= 6 and q - run + 1 <= threshold:
-                return True
-        else:
-            run = 0
-    return False
-
-
-def _long_steps(
-    ctx: TurnContext, me: list[int], dice: tuple[int, ...], heads: int, max_src: int
-) -> list[RawStep]:
-    """Legal single steps for long nardy from the current state (no hitting, L-6)."""
-    out: list[RawStep] = []
-    opp_at = ctx.opp_at
-    can_bear = ctx.bear_allowed_this_turn and not any(me[7:25])
-    per_step = ctx.block_per_step
-    threshold = ctx.block_threshold
-    seen_die = 0
-    for d in dice:
-        if d == seen_die:
-            continue
-        seen_die = d
-        for s in range(min(max_src, 24), 0, -1):
-            if not me[s]:
-                continue
-            if s == 24 and heads >= ctx.head_limit:
-                continue
-            t = s - d
-            if t > 0:
-                if opp_at[t]:
-                    continue
-                if per_step and not me[t] and threshold >= 1:
-                    me[s] -= 1
-                    me[t] += 1
-                    bad = _long_run_illegal(me, t, threshold)
-                    me[s] += 1
-                    me[t] -= 1
-                    if bad:
-                        ctx.block_seen = True
-                        continue
-                out.append((s, t, d, False))
-            elif can_bear and (t == 0 or not any(me[s + 1 : 7])):
-                out.append((s, OFF, d, False))
-    return out
-
-
-def _short_steps(
-    ctx: TurnContext, me: list[int], opp: list[int], dice: tuple[int, ...], max_src: int
-) -> list[RawStep]:
-    """Legal single steps for short nardy: bar first (S-11), open points (S-5), hits (S-7)."""
-    out: list[RawStep] = []
-    blocked = ctx.blocked
-    seen_die = 0
-    if me[BAR]:
-        for d in dice:
-            if d == seen_die:
-                continue
-            seen_die = d
-            t = BAR - d
-            if not blocked[t]:
-                out.append((BAR, t, d, opp[BAR - t] == 1))
-        return out
-    can_bear = not any(me[7:25])
-    for d in dice:
-        if d == seen_die:
-            continue
-        seen_die = d
-        for s in range(min(max_src, 24), 0, -1):
-            if not me[s]:
-                continue
-            t = s - d
-            if t > 0:
-                if blocked[t]:
-                    continue
-                out.append((s, t, d, opp[25 - t] == 1))
-            elif can_bear and (t == 0 or not any(me[s + 1 : 7])):
-                out.append((s, OFF, d, False))
-    return out
-
-
+# A hit (only a variant with ``can_hit`` makes one) sends the opponent's checker on the
+# mover's point t — the opponent's point 25 - t, C-8 — to the bar.
 def _apply(me: list[int], opp: list[int], step: RawStep) -> None:
     s, t, _, hit = step
     me[s] -= 1
@@ -271,27 +141,26 @@ def search(
     block is expanded but not recorded, because it can never end a turn.
     """
     out: dict[Key, Node] = {}
-    long = ctx.variant == "long"
+    keys_opp = ctx.keys_opponent
     full = ctx.dice_count
-    end_check = long and not ctx.block_per_step and ctx.block_threshold >= 1
-    threshold = ctx.block_threshold
+    rejects = ctx.rejects_final
+    gen = ctx.step_gen
     if canonical is None:
         canonical = ctx.is_double
     visited: set | None = None if canonical else set()
-    start24 = ctx.start_me[24]
     steps: list[RawStep] = list(prefix)
 
     def record(depth: int) -> Key:
         me_t = tuple(me)
-        if long:
-            key: Key = me_t
-            opp_t = ctx.start_opp
-        else:
+        if keys_opp:
             opp_t = tuple(opp)
-            key = (me_t, opp_t)
+            key: Key = (me_t, opp_t)
+        else:
+            key = me_t
+            opp_t = ctx.start_opp
         if me_t[OFF] == CHECKERS:
             depth = full
-        if end_check and long_has_illegal_block(me_t, threshold):
+        if rejects is not None and rejects(me_t):
             return key
         old = out.get(key)
         if old is None or old[0] < depth:
@@ -307,11 +176,7 @@ def search(
             if vkey in visited:
                 return
             visited.add(vkey)
-        if long:
-            cand = _long_steps(ctx, me, remaining, start24 - me[24], max_src)
-        else:
-            cand = _short_steps(ctx, me, opp, remaining, max_src)
-        for step in cand:
+        for step in gen(ctx, me, opp, remaining, max_src):
             _apply(me, opp, step)
             steps.append(step)
             rec(_remove_one(remaining, step[2]), step[0] if canonical else 25)
@@ -328,8 +193,9 @@ def generate(ctx: TurnContext) -> list[Node]:
     me = list(ctx.start_me)
     opp = list(ctx.start_opp)
     nodes = search(ctx, me, opp, dice)
-    if ctx.is_double and ctx.variant == "long" and ctx.block_seen:
-        # A per-step block check makes the order of equal dice matter; search every order.
+    if ctx.is_double and ctx.block_seen:
+        # A per-step check (long nardy's block) makes the order of equal dice matter: search
+        # every order.
         nodes = search(ctx, list(ctx.start_me), list(ctx.start_opp), dice, canonical=False)
     return select_legal(ctx, nodes)
 
@@ -360,14 +226,8 @@ def legal_first_steps(
     prefix: tuple[RawStep, ...],
 ) -> list[RawStep]:
     """Steps from a partly played turn that still lead to a legal final position (C-23 item 6)."""
-    long = ctx.variant == "long"
-    start24 = ctx.start_me[24]
-    if long:
-        cand = _long_steps(ctx, me, remaining, start24 - me[24], 25)
-    else:
-        cand = _short_steps(ctx, me, opp, remaining, 25)
     good: list[RawStep] = []
-    for step in cand:
+    for step in ctx.step_gen(ctx, me, opp, remaining, 25):
         _apply(me, opp, step)
         try:
             reach = search(
@@ -384,6 +244,22 @@ def raw_single_steps(
     ctx: TurnContext, me: list[int], opp: list[int], remaining: tuple[int, ...]
 ) -> list[RawStep]:
     """Single steps that are legal by themselves, ignoring the maximal-use rules."""
-    if ctx.variant == "long":
-        return _long_steps(ctx, me, remaining, ctx.start_me[24] - me[24], 25)
-    return _short_steps(ctx, me, opp, remaining, 25)
+    return ctx.step_gen(ctx, me, opp, remaining, 25)
+
+
+_MOVED = {
+    "LONG_MAP": ("engine.long_nardy", "LONG_MAP"),
+    "SHORT_MAP": ("engine.short_nardy", "SHORT_MAP"),
+    "EXCEPTION_DOUBLES": ("engine.long_nardy", "EXCEPTION_DOUBLES"),
+    "long_has_illegal_block": ("engine.long_nardy", "has_illegal_block"),
+}
+
+
+def __getattr__(name: str) -> object:
+    """Names that moved into the variant modules, still readable here (PEP 562)."""
+    if name in _MOVED:
+        import importlib
+
+        module, attr = _MOVED[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

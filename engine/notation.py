@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from engine.position import BAR, OFF
-from engine.rules import NotationError
+from engine.rules import NotationCode, NotationError
 from engine.step import Step
 
 BAR_WORDS = frozenset({"bar", "b", "бар", "б"})
 OFF_WORDS = frozenset({"off", "o", "выброс", "вых", "выбр", "оф", "0"})
+MAX_STEPS = 4  # C-14: a double gives four steps, the most a turn has
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ _POINT = re.compile(r"^(?P<p>[^*]+)(?P<hit>\*?)$")
 def _parse_point(text: str, whole: str) -> tuple[int, bool]:
     match = _POINT.match(text)
     if not match:
-        raise NotationError(f"cannot read point {text!r} in {whole!r}")
+        raise NotationError(NotationCode.BAD_POINT, point=text, text=whole)
     word = match.group("p").strip().lower()
     hit = bool(match.group("hit"))
     if word in BAR_WORDS:
@@ -86,10 +87,10 @@ def _parse_point(text: str, whole: str) -> tuple[int, bool]:
     if word in OFF_WORDS:
         return OFF, hit
     if not word.isdigit():
-        raise NotationError(f"cannot read point {text!r} in {whole!r}")
+        raise NotationError(NotationCode.BAD_POINT, point=text, text=whole)
     value = int(word)
     if not 1 <= value <= 24:
-        raise NotationError(f"point {value} is outside 1..24 in {whole!r}")
+        raise NotationError(NotationCode.POINT_RANGE, point=value, text=whole)
     return value, hit
 
 
@@ -112,20 +113,18 @@ def parse_segments(text: str) -> list[Segment]:
             repeat = int(match.group("n"))
         parts = re.split(r"[/\-–—]", token)
         if len(parts) < 2 or any(not p for p in parts):
-            raise NotationError(f"a move is written from/to, e.g. 24/18; got {token!r}")
+            raise NotationError(NotationCode.NOT_FROM_TO, token=token)
         points = [_parse_point(p, text) for p in parts]
         chain: list[Segment] = []
         for (src, _), (dst, hit) in pairwise(points):
             if src == OFF:
-                raise NotationError(f"a move cannot start from off in {token!r}")
+                raise NotationError(NotationCode.FROM_OFF, token=token)
             if dst == BAR:
-                raise NotationError(f"a move cannot end on the bar in {token!r}")
+                raise NotationError(NotationCode.TO_BAR, token=token)
             if dst != OFF and dst >= src:
-                raise NotationError(
-                    f"checkers move from higher to lower points; {token!r} goes backwards"
-                )
+                raise NotationError(NotationCode.BACKWARDS, token=token, src=src, dst=dst)
             chain.append(Segment(src, dst, hit))
         segments.extend(chain * repeat)
-    if len(segments) > 4:
-        raise NotationError("a turn has at most four steps")
+    if len(segments) > MAX_STEPS:
+        raise NotationError(NotationCode.TOO_MANY_STEPS, count=len(segments), limit=MAX_STEPS)
     return segments

@@ -9,12 +9,32 @@ players; the variant supplies the mapping between the two numberings (C-7, C-8).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 OFF = 0
 BAR = 25
 CHECKERS = 15
 BOARD_LEN = 26
+
+
+class VariantName(StrEnum):
+    """The built-in variants' names. A ``StrEnum``, so ``VariantName.LONG == "long"`` and the
+    names serialise as the plain strings stored in games and rows."""
+
+    LONG = "long"
+    SHORT = "short"
+
+
+def variant_name(value: str) -> VariantName | str:
+    """``value`` as a :class:`VariantName` when it names a built-in variant; any other string
+    is kept as given (a variant registered outside the enum, or a name the variant registry
+    will refuse with a clear error)."""
+    if value.__class__ is VariantName:
+        return value
+    try:
+        return VariantName(value)
+    except ValueError:
+        return value
 
 
 class Side(IntEnum):
@@ -42,12 +62,17 @@ class Position:
 
     ``white`` and ``black`` are 26-tuples in each owner's own numbering. The position is a
     value: applying a play returns a new one, and positions hash and compare by value.
+    ``variant`` may be given as a plain string; it is stored as a :class:`VariantName`.
     """
 
-    variant: str
+    variant: VariantName
     white: tuple[int, ...]
     black: tuple[int, ...]
     turn: Side = Side.WHITE
+
+    def __post_init__(self) -> None:
+        if self.variant.__class__ is not VariantName:
+            object.__setattr__(self, "variant", variant_name(self.variant))
 
     def board(self, side: Side) -> tuple[int, ...]:
         """The board of ``side`` in its own numbering."""

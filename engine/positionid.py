@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from engine.position import BAR, BOARD_LEN, CHECKERS, OFF, Position, PositionError, Side
+from engine.position import BOARD_LEN, CHECKERS, OFF, Position, PositionError, Side
 from engine.variants import get_variant
 
 
@@ -85,14 +85,13 @@ def decode(position_id: str, variant: str, turn: Side = Side.WHITE) -> Position:
     if any(bits[pos:]):
         raise PositionIDError("the ID has bits after both boards")
     opponent, mover = (tuple(b) for b in boards)
-    if variant == "long" and (mover[BAR] or opponent[BAR]):
-        raise PositionIDError("long nardy has no bar")
+    rules = get_variant(variant)  # its check_position refuses a bar where there is none
     if turn is Side.WHITE:
         position = Position(variant, mover, opponent, turn)
     else:
         position = Position(variant, opponent, mover, turn)
     try:
-        get_variant(variant).check_position(position)
+        rules.check_position(position)
     except PositionError as exc:
         raise PositionIDError(str(exc)) from exc
     return position

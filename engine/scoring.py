@@ -1,90 +1,36 @@
-"""Game results: oin/mars (long), single/mars/koks (short), times the cube (RULES.md §4)."""
+"""Game results: oin/mars (long), single/mars/koks (short), times the cube (RULES.md §4).
+
+How a board scores is the variant's rule (:meth:`engine.variant.Variant.board_result_kind`);
+this module applies the cube and the resignation option, which are the same for every game.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
+from engine.options import Options
+from engine.position import OFF, Position, Side
+from engine.result import MULTIPLIER, GameResult, ResultKind
+from engine.variants import get_variant
 
-from engine.options import LongScoring, Options
-from engine.position import BAR, CHECKERS, OFF, Position, Side
-
-
-class ResultKind(StrEnum):
-    """How a game was won. ``OIN`` is the single game of both variants (M-1, M-4)."""
-
-    OIN = "oin"
-    MARS = "mars"
-    KOKS = "koks"
-    HOME_MARS = "home_mars"  # V-8
-    DROP = "drop"  # a declined double (M-11)
-
-
-MULTIPLIER = {
-    ResultKind.OIN: 1,
-    ResultKind.MARS: 2,
-    ResultKind.KOKS: 3,
-    ResultKind.HOME_MARS: 3,
-    ResultKind.DROP: 1,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """Who won, how, and for how many points (already multiplied by the cube)."""
-
-    winner: Side
-    kind: ResultKind
-    points: int
-    cube: int = 1
-    resigned: bool = False
-
-    @property
-    def loser(self) -> Side:
-        return self.winner.other
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "winner": self.winner.label,
-            "kind": str(self.kind),
-            "points": self.points,
-            "cube": self.cube,
-            "resigned": self.resigned,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, object]) -> GameResult:
-        return cls(
-            winner=Side.WHITE if data["winner"] == "white" else Side.BLACK,
-            kind=ResultKind(str(data["kind"])),
-            points=int(data["points"]),  # type: ignore[call-overload]
-            cube=int(data.get("cube", 1)),  # type: ignore[call-overload]
-            resigned=bool(data.get("resigned", False)),
-        )
+__all__ = [
+    "MULTIPLIER",
+    "GameResult",
+    "ResultKind",
+    "board_result_kind",
+    "result_points",
+    "score_game",
+]
 
 
 def board_result_kind(position: Position, winner: Side, options: Options) -> ResultKind:
     """The kind of win the board shows for ``winner`` (M-1 … M-6, V-8)."""
-    loser = position.board(winner.other)
-    if loser[OFF] > 0:
+    if position.board(winner.other)[OFF] > 0:
         return ResultKind.OIN
-    if position.variant == "short":
-        if loser[BAR] or any(loser[19:25]):
-            return ResultKind.KOKS
-        return ResultKind.MARS
-    if options.long_scoring is LongScoring.HOME_MARS and sum(loser[1:7]) == CHECKERS:
-        return ResultKind.HOME_MARS
-    return ResultKind.MARS
+    return get_variant(position.variant).board_result_kind(position, winner, options)
 
 
 def result_points(position: Position, kind: ResultKind, winner: Side, options: Options) -> int:
-    """Points before the cube. V-9 counts the loser's checkers left instead of 1 or 2."""
-    if (
-        position.variant == "long"
-        and options.long_scoring is LongScoring.CHECKERS_LEFT
-        and kind in (ResultKind.OIN, ResultKind.MARS)
-    ):
-        return CHECKERS - position.board(winner.other)[OFF]
-    return MULTIPLIER[kind]
+    """Points before the cube (the variant's rule: V-9 counts the loser's checkers left)."""
+    return get_variant(position.variant).result_points(position, kind, winner, options)
 
 
 def score_game(

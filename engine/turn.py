@@ -13,7 +13,7 @@ from itertools import pairwise, permutations
 from engine import movegen
 from engine.notation import Segment, format_steps, parse_segments
 from engine.options import Options
-from engine.position import BAR, OFF, Position
+from engine.position import OFF, Position
 from engine.rules import IllegalMoveError, Reason
 from engine.step import Play, Step
 from engine.variants import Variant, get_variant
@@ -63,7 +63,7 @@ class Turn:
             legal = [self.variant.node_to_play(start, n) for n in nodes]
             if not legal:
                 legal = [Play((), start)]
-            keys = {_key(p.result) for p in legal}
+            keys = {self.variant.position_key(p.result) for p in legal}
             _shared = (ctx, legal, keys)
         self.ctx, self._legal, self._legal_keys = _shared
         self.steps = steps
@@ -100,7 +100,7 @@ class Turn:
 
     def is_complete(self) -> bool:
         """Whether the steps entered so far form a complete legal play (C-23 item 6)."""
-        return _key(self.current) in self._legal_keys
+        return self.variant.position_key(self.current) in self._legal_keys
 
     def legal_steps(self) -> list[Step]:
         """Steps that can be played next and still complete into a legal play."""
@@ -223,12 +223,6 @@ class Turn:
         return format_steps(self.steps)
 
 
-def _key(position: Position) -> tuple:
-    if position.variant == "long":
-        return position.mover
-    return (position.mover, position.opponent)
-
-
 def _replay(start: Position, steps: tuple[Step, ...]) -> Position:
     if not steps:
         return start
@@ -293,7 +287,7 @@ def _segment_paths(turn: Turn, src: int, dst: int) -> list[Turn]:
                 continue
             if s.dst == dst:
                 nt = t.with_step(s)
-                k = (_key(nt.current), nt.remaining_dice)
+                k = (nt.variant.position_key(nt.current), nt.remaining_dice)
                 if k not in seen:
                     seen.add(k)
                     found.append(nt)
@@ -309,44 +303,38 @@ def _segment_paths(turn: Turn, src: int, dst: int) -> list[Turn]:
 
 
 def diagnose(turn: Turn, src: int, dst: int) -> Reason:
-    """The first rule (RULES.md §8.1) broken by moving ``src`` -> ``dst`` now."""
+    """The first rule (RULES.md §8.1) broken by moving ``src`` -> ``dst`` now.
+
+    The order of the checks is shared; the variant answers its own questions (the bar, closed
+    points, the head and the block) through :class:`engine.variant.Variant`'s hooks.
+    """
     ctx = turn.ctx
+    variant = turn.variant
     pos = turn.current
-    me, opp = pos.mover, pos.opponent
+    me = pos.mover
     remaining = turn.remaining_dice
-    long = ctx.variant == "long"
     if pos.is_finished():
         return Reason.GAME_OVER
     if src == OFF or not 1 <= src <= 25 or me[src] == 0:
         return Reason.NO_CHECKER
     if dst != OFF and dst >= src:
         return Reason.BACKWARDS
-    if dst == OFF:  # before S-11, so a bear-off with a checker on the bar cites S-19/S-20
+    reason = variant.precheck(turn, src, dst)  # before bearing off: S-19/S-20 cite the bar
+    if reason is not None:
+        return reason
+    if dst == OFF:
         return _diagnose_bearoff(turn, src)
-    if not long and me[BAR] and src != BAR:
-        return Reason.BAR_FIRST
     distance = src - dst
     if distance not in remaining:
         routes = _combined_routes(distance, remaining)
         if routes:
             return _diagnose_combined(turn, src, dst, routes)
         return Reason.WRONG_DISTANCE
-    if long:
-        if ctx.opp_at[dst]:
-            return Reason.BLOCKED_LONG
-        if src == 24 and ctx.start_me[24] - me[24] >= ctx.head_limit:
-            return _head_reason(turn)
-    elif ctx.blocked[dst]:
-        return Reason.ENTRY_CLOSED if src == BAR else Reason.BLOCKED_SHORT
-    raw = movegen.raw_single_steps(ctx, list(me), list(opp), remaining)
-    if long and not any(r[0] == src and r[1] == dst for r in raw):
-        return Reason.SIX_BLOCK_HOME if ctx.options.block_needs_home else Reason.SIX_BLOCK
-    if long and not ctx.block_per_step:
-        after = list(me)
-        after[src] -= 1
-        after[dst] += 1
-        if movegen.long_has_illegal_block(after, ctx.block_threshold):
-            return Reason.SIX_BLOCK_END
+    if ctx.closed[dst]:
+        return variant.closed_reason(src)
+    reason = variant.step_rule(turn, src, dst)
+    if reason is not None:
+        return reason
     return _not_maximal_reason(turn, src, dst)
 
 
@@ -368,10 +356,9 @@ def _diagnose_combined(turn: Turn, src: int, dst: int, routes: list[tuple[int, .
     the way, the intermediate stop is the reason (C-17; entering, S-13); otherwise the first
     refused step of an open route names the rule (head, block, maximal use …).
     """
-    ctx = turn.ctx
-    closed = ctx.opp_at if ctx.variant == "long" else ctx.blocked
+    closed = turn.ctx.closed
     if closed[dst]:
-        return Reason.BLOCKED_LONG if ctx.variant == "long" else Reason.BLOCKED_SHORT
+        return turn.variant.blocked_reason
     open_routes = []
     for route in routes:
         stops = [src - sum(route[:i]) for i in range(1, len(route))]
@@ -393,8 +380,6 @@ def _diagnose_combined(turn: Turn, src: int, dst: int, routes: list[tuple[int, .
 def _diagnose_bearoff(turn: Turn, src: int) -> Reason:
     ctx = turn.ctx
     me = turn.current.mover
-    if ctx.variant == "short" and me[BAR]:
-        return Reason.BEAROFF_FROM_BAR
     if any(me[7:25]):
         return Reason.BEAROFF_NOT_HOME
     if not ctx.bear_allowed_this_turn:
@@ -407,17 +392,6 @@ def _diagnose_bearoff(turn: Turn, src: int) -> Reason:
             return Reason.BEAROFF_HIGHER_OCCUPIED
         return _not_maximal_reason(turn, src, OFF)
     return Reason.BEAROFF_SMALLER_DIE
-
-
-def _head_reason(turn: Turn) -> Reason:
-    if turn.ctx.head_limit > 1:
-        return Reason.HEAD_FIRST_TURN  # L-11: even the exception frees only a second checker
-    d1, d2 = turn.dice
-    if turn.first_turn and d1 == d2:
-        if d1 in movegen.EXCEPTION_DOUBLES:
-            return Reason.HEAD_OBSTACLE
-        return Reason.HEAD_FIRST_TURN
-    return Reason.HEAD
 
 
 def _not_maximal_reason(turn: Turn, src: int | None = None, dst: int | None = None) -> Reason:

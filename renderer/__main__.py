@@ -22,7 +22,7 @@ from PIL import Image
 
 from engine import positionid
 from engine.position import Position, Side
-from engine.variants import get_variant
+from engine.variants import VariantName, get_variant, registered
 from renderer import BoardOptions, check_assets, render_board, render_diagram, render_replay
 from renderer.gallery import random_game, replay_frames, scenes
 
@@ -30,7 +30,8 @@ from renderer.gallery import random_game, replay_frames, scenes
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m renderer", description=__doc__.split("\n")[0])
     parser.add_argument("position_id", nargs="?", help="14-character position ID (default: start)")
-    parser.add_argument("--variant", choices=("long", "short", "both"), default="both")
+    names = [str(v.name) for v in registered()]
+    parser.add_argument("--variant", choices=(*names, "both"), default="both")
     parser.add_argument(
         "--turn",
         choices=("white", "black"),
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         write_gallery(args.gallery)
         return 0
     turn = Side.WHITE if args.turn == "white" else Side.BLACK
-    variants = ("long", "short") if args.variant == "both" else (args.variant,)
+    variants = names if args.variant == "both" else [args.variant]
     args.out.mkdir(parents=True, exist_ok=True)
     written = 0
     for name in variants:
@@ -99,10 +100,10 @@ def write_gallery(directory: Path) -> None:
     for name, (position, options) in scenes().items():
         data = render_board(position, options)
         _write_png(directory / f"{name}.png", data)
-    long_start = get_variant("long").start_position()
+    long_start = get_variant(VariantName.LONG).start_position()
     diagram = render_diagram(long_start, highlight_points=(24, 18, 13), arrows=((24, 18), (18, 13)))
     _write_png(directory / "diagram-long-first-move.png", diagram)
-    turns = random_game("short", seed=8)
+    turns = random_game(VariantName.SHORT, seed=8)
     gif = render_replay(replay_frames(turns), width=480, frame_ms=700)
     (directory / "replay-short.gif").write_bytes(gif)
     print(f"{directory / 'replay-short.gif'}  {len(gif) / 1024:.0f} KB  {len(turns) + 1} frames")

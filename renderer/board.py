@@ -18,13 +18,14 @@ from engine.position import BAR, OFF, Position, Side
 from engine.step import Step
 from engine.variants import Variant, get_variant
 from renderer import sprites, theme
-from renderer.assets import check_assets, clean_text, fit_text, text_sprite
+from renderer.assets import cap_height, check_assets, clean_text, fit_text, text_sprite
 from renderer.geometry import STACK_VISIBLE, Geometry, Rect, geometry
 from renderer.layers import OWN_NUMBERS, number_map, number_size, numbered_board, paste_text
 from renderer.options import BoardOptions, ImageFormat
 
 JPEG_QUALITY = 80
 BAR_VISIBLE = 4
+COUNT_SIZE = 38  # a tall stack's count, at 1280 px
 DEFAULT_OPTIONS = BoardOptions()
 
 
@@ -164,7 +165,7 @@ def _draw_stack(
     if count > len(centers):
         color = theme.WHITE_TEXT if side is Side.WHITE else theme.BLACK_TEXT
         cx, cy = centers[shown - 1]
-        paste_text(img, str(count), g.s(38), color, cx, cy)
+        paste_text(img, str(count), g.s(COUNT_SIZE), color, cx, cy)
 
 
 def _draw_checkers(
@@ -338,30 +339,50 @@ def _draw_strip(
     paste_text(img, name, name_size, color, x, cy, anchor="lm")
 
 
+def result_band(g: Geometry) -> Rect:
+    """Where the game-over banner goes: the band between the tips of opposite points, across
+    the field. Checkers never reach into it (a stack's fifth checker, which carries the
+    count of a taller stack, ends at the band), so no checker and no count is hidden; the
+    cube and the trays, outside the field, stay visible too."""
+    band, margin = g.mid_band, g.s(4)
+    return Rect(band.x0, band.y0 + margin, band.x1, band.y1 - margin)
+
+
+def count_label_box(g: Geometry, count: int, cx: int, cy: int) -> Rect:
+    """The ink box of a stack's count label centred at (cx, cy), as :func:`paste_text` puts
+    it (also used to check that nothing is drawn over a count)."""
+    size = g.s(COUNT_SIZE)
+    sprite = text_sprite(str(count), size)
+    baseline = cy + cap_height(size) // 2
+    x0 = cx - sprite.width // 2
+    y0 = baseline + sprite.top
+    return Rect(x0, y0, x0 + sprite.width, y0 + sprite.mask.height)
+
+
 def _draw_result(img: Image.Image, g: Geometry, options: BoardOptions) -> None:
-    """A dark band across the field: who won, and how (kind, points)."""
+    """A dark band in the middle of the field, one line: who won, and how (kind, points)."""
     result = options.result
     assert result is not None
     labels = options.labels
-    height = g.s(170)
-    x0, x1 = g.field_left.x0, g.field_right.x1  # cube and trays stay visible
-    band = Image.new("RGB", (x1 - x0, height), theme.BANNER)
-    y0 = g.mid_y - height // 2
-    region = img.crop((x0, y0, x1, y0 + height))
-    img.paste(Image.blend(region, band, 0.86), (x0, y0))
-    center = (x0 + x1) // 2
-    chip = g.s(60)
-    gap = g.s(20)
-    size1 = g.s(50)
-    wins = clean_text(labels.wins.format(name=_player_name(options, result.winner)))
-    line1 = fit_text(wins, size1, x1 - x0 - chip - gap - g.s(60))
-    total = chip + gap + text_sprite(line1, size1).width
-    x = center - total // 2
-    y1 = g.mid_y - g.s(28)
-    _paste_centered(img, sprites.checker(result.winner, chip), x + chip // 2, y1)
-    paste_text(img, line1, size1, theme.BANNER_TEXT, x + chip + gap, y1, anchor="lm")
+    band_rect = result_band(g)
+    band = Image.new("RGB", (band_rect.w, band_rect.h), theme.BANNER)
+    region = img.crop(band_rect.box())
+    img.paste(Image.blend(region, band, 0.86), (band_rect.x0, band_rect.y0))
+    chip = band_rect.h - g.s(12)
+    gap = g.s(16)
+    size = min(g.s(44), round(band_rect.h * 0.62))
     parts = [labels.kind(result.kind), labels.points.format(points=result.points)]
     if result.resigned and result.kind != "resign":
         parts.insert(1, labels.resign)
-    line2 = fit_text(clean_text(" · ".join(parts)), g.s(36), x1 - x0 - g.s(60))
-    paste_text(img, line2, g.s(36), theme.LAST_PLAY, center, g.mid_y + g.s(46))
+    detail = "· " + clean_text(" · ".join(parts))
+    detail_w = text_sprite(detail, size).width
+    room = band_rect.w - 2 * g.s(30) - chip - 2 * gap - detail_w
+    wins = clean_text(labels.wins.format(name=_player_name(options, result.winner)))
+    line = fit_text(wins, size, max(room, g.s(60)))
+    total = chip + gap + text_sprite(line, size).width + gap + detail_w
+    x = band_rect.cx - total // 2
+    cy = band_rect.cy
+    _paste_centered(img, sprites.checker(result.winner, chip), x + chip // 2, cy)
+    x += chip + gap
+    x += paste_text(img, line, size, theme.BANNER_TEXT, x, cy, anchor="lm") + gap
+    paste_text(img, detail, size, theme.LAST_PLAY, x, cy, anchor="lm")

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.options import Options
-from engine.position import Position, Side
+from engine.position import Position, Side, VariantName
 from engine.scoring import score_game
 from engine.step import Play
 from engine.turn import Turn as EngineTurn
-from engine.variants import get_variant
+from engine.variants import get_variant, registered
 from renderer.options import RU_LABELS, BoardOptions, GameOverInfo
 
 NAMES = ("Алиса 🌸", "Bob 🎲")
@@ -98,21 +98,22 @@ def replay_frames(
 def scenes() -> dict[str, tuple[Position, BoardOptions]]:
     """The committed gallery: name -> (position, options)."""
     out: dict[str, tuple[Position, BoardOptions]] = {}
-    for name in ("long", "short"):
-        start = get_variant(name).start_position()
+    for variant in registered():
+        name = str(variant.name)
+        start = variant.start_position()
         out[f"{name}-start"] = (
             start,
             BoardOptions(
                 names=NAMES,
                 dice=(6, 3),
                 labels=RU_LABELS,
-                cube_enabled=name == "short",
+                cube_enabled=Options().cube_enabled(name),
                 image_format="png",
             ),
         )
 
     # Long nardy mid-game: the last play highlighted, a double half played, points selectable.
-    turns = random_game("long", seed=11, max_turns=24)
+    turns = random_game(VariantName.LONG, seed=11, max_turns=24)
     last = turns[-1]
     pos = last.after
     turn = EngineTurn(pos, (4, 4))
@@ -137,7 +138,7 @@ def scenes() -> dict[str, tuple[Position, BoardOptions]]:
 
     # Short nardy: a hit just happened, a checker waits on the bar, the cube is owned.
     turns = random_game(
-        "short",
+        VariantName.SHORT,
         seed=3,
         stop=lambda t: (
             t.play.hits > 0
@@ -181,7 +182,12 @@ def scenes() -> dict[str, tuple[Position, BoardOptions]]:
         ),
     )
 
-    for name, seed in (("long", 5), ("short", 8)):
+    # (variant, seed, labels, match score): the long game in Russian, the short in a match.
+    endings = (
+        (VariantName.LONG, 5, RU_LABELS, None),
+        (VariantName.SHORT, 8, BoardOptions().labels, (3, 1, 5)),
+    )
+    for name, seed, labels, match in endings:
         turns = random_game(name, seed=seed)
         last = turns[-1]
         final = last.after
@@ -193,9 +199,9 @@ def scenes() -> dict[str, tuple[Position, BoardOptions]]:
                 last_play=last.play.steps,
                 last_play_side=last.mover,
                 result=game_over(final),
-                cube_enabled=name == "short",
-                labels=RU_LABELS if name == "long" else BoardOptions().labels,
-                match=(3, 1, 5) if name == "short" else None,
+                cube_enabled=Options().cube_enabled(name),
+                labels=labels,
+                match=match,
                 image_format="png",
             ),
         )

@@ -97,6 +97,18 @@ class Geometry:
     def field_bottom(self) -> int:
         return self.field_left.y1
 
+    @property
+    def mid_band(self) -> Rect:
+        """The band across the field between the two halves' stacks (dice live here): no
+        checker on a point reaches into it."""
+        reach = self.pad + STACK_VISIBLE * self.checker
+        return Rect(
+            self.field_left.x0,
+            self.field_top + reach,
+            self.field_right.x1,
+            self.field_bottom - reach,
+        )
+
     def column(self, view_point: int) -> tuple[int, bool]:
         """(left x of the point's column, True if the point hangs from the top rim)."""
         if not 1 <= view_point <= 24:

@@ -22,7 +22,7 @@ OWN_NUMBERS = "own"
 
 def number_map(name: str) -> tuple[int, ...]:
     """The number printed at each view point: the viewer's own numbers (``"own"``), or the
-    opponent's under a variant's mapping (``"long"``: C-7, ``"short"``: C-8), taken from the
+    opponent's under the mapping of the variant called ``name`` (C-7, C-8), taken from the
     engine so there is one source for the mapping."""
     if name == OWN_NUMBERS:
         return tuple(range(26))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.position import Side
-from engine.variants import get_variant
+from engine.variants import registered
 from renderer.assets import check_assets
 from renderer.board import render_board
 from renderer.options import BoardOptions
@@ -17,8 +17,8 @@ def warm_up(width: int, optimize_jpeg: bool = True) -> None:
     renders after it) without importing anything of the bot.
     """
     check_assets()
-    for name in ("long", "short"):
-        position = get_variant(name).start_position()
+    for variant in registered():
+        position = variant.start_position()
         for viewer in Side:
             for numbering in Side:
                 options = BoardOptions(

@@ -1,7 +1,8 @@
 """Persistence for the nardy bot: users, chats, games, move logs, invitations, statistics.
 
-The bot programs against :class:`Storage` and gets an instance from :func:`open_storage`;
-nothing outside this package writes SQL.  See docs/storage.md.
+The bot programs against :class:`Storage` and gets an instance from :func:`open_storage`, which
+picks the backend from the location: a SQLite file (the embedded default) or a
+``postgresql://`` URL.  Nothing outside this package writes SQL.  See docs/storage.md.
 """
 
 from __future__ import annotations
@@ -11,9 +12,14 @@ from pathlib import Path
 from storage.base import UNSET, Storage
 from storage.errors import (
     ActiveGameExistsError,
+    ClaimRefusedError,
     ConstraintError,
     DatabaseError,
     DatabaseTooNewError,
+    DiceCounterError,
+    DiceSeedError,
+    DiceSeedFrozenError,
+    DiceSeedInUseError,
     DuplicateUpdateError,
     ForeignDatabaseError,
     GameNotActiveError,
@@ -22,18 +28,26 @@ from storage.errors import (
     InvitationNotForYouError,
     InvitationNotPendingError,
     NotFoundError,
+    OfferError,
     StaleVersionError,
     StorageError,
 )
 from storage.models import (
     INITIAL_RATING,
     NO_THREAD,
+    AbandonOffer,
     AcceptedInvitation,
     Chat,
     ChatType,
+    ClockEvent,
+    ClockUpdate,
     Colour,
+    DiceRolls,
+    DiceSeed,
+    EndReason,
     FinishedGame,
     Game,
+    GameClock,
     GameMessage,
     GameResult,
     GameStatus,
@@ -51,42 +65,81 @@ from storage.models import (
     UserStats,
     Variant,
 )
-from storage.settings import DATABASE_PATH_VARIABLE, DEFAULT_DATABASE_PATH, database_path
+from storage.settings import (
+    DATABASE_PATH_VARIABLE,
+    DATABASE_URL_VARIABLE,
+    DEFAULT_DATABASE_PATH,
+    database_location,
+    database_path,
+    is_postgres_url,
+)
 from storage.sqlite import SqliteStorage
 from storage.sqlite.connections import DEFAULT_SYNCHRONOUS, Synchronous
 
+SQLITE_URL_PREFIX = "sqlite:///"
+
 
 async def open_storage(
-    path: str | Path | None = None,
+    location: str | Path | None = None,
     *,
     readers: int = 2,
     synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
+    pool_size: int | None = None,
 ) -> Storage:
-    """Open the default (SQLite) store; ``path`` defaults to ``DATABASE_PATH``.
+    """Open the store at ``location``; it defaults to ``DATABASE_URL``, else ``DATABASE_PATH``.
 
-    Use it as ``async with await open_storage() as store: ...`` or close it on shutdown.
+    ``postgresql://user:password@host/db`` (or ``postgres://``) opens the PostgreSQL backend
+    with ``pool_size`` connections; ``sqlite:///path`` or a plain path opens the SQLite file
+    (``readers`` and ``synchronous`` apply to it).  Use it as
+    ``async with await open_storage() as store: ...`` or close it on shutdown.
     """
-    return await SqliteStorage.open(path, readers=readers, synchronous=synchronous)
+    target = database_location() if location is None else location
+    if isinstance(target, str) and is_postgres_url(target):
+        from storage.postgres.store import DEFAULT_POOL_SIZE, PostgresStorage
+
+        return await PostgresStorage.open(target, pool_size=pool_size or DEFAULT_POOL_SIZE)
+    return await SqliteStorage.open(sqlite_path(target), readers=readers, synchronous=synchronous)
+
+
+def sqlite_path(location: str | Path) -> Path:
+    """``sqlite:///relative/or/absolute`` or a plain path, as a path."""
+    text = str(location)
+    if text.startswith(SQLITE_URL_PREFIX):
+        text = text[len(SQLITE_URL_PREFIX) :]
+    return Path(text).expanduser()
 
 
 __all__ = [
     "DATABASE_PATH_VARIABLE",
+    "DATABASE_URL_VARIABLE",
     "DEFAULT_DATABASE_PATH",
     "INITIAL_RATING",
     "NO_THREAD",
     "UNSET",
+    "AbandonOffer",
     "AcceptedInvitation",
     "ActiveGameExistsError",
     "Chat",
     "ChatType",
+    "ClaimRefusedError",
+    "ClockEvent",
+    "ClockUpdate",
     "Colour",
     "ConstraintError",
     "DatabaseError",
     "DatabaseTooNewError",
+    "DiceCounterError",
+    "DiceRolls",
+    "DiceSeed",
+    "DiceSeedError",
+    "DiceSeedFrozenError",
+    "DiceSeedInUseError",
     "DuplicateUpdateError",
+    "EndReason",
     "FinishedGame",
     "ForeignDatabaseError",
     "Game",
+    "GameClock",
     "GameMessage",
     "GameNotActiveError",
     "GameResult",
@@ -103,6 +156,7 @@ __all__ = [
     "NewInvitation",
     "NewMove",
     "NotFoundError",
+    "OfferError",
     "Rating",
     "RatingChange",
     "ResultKind",
@@ -113,6 +167,8 @@ __all__ = [
     "User",
     "UserStats",
     "Variant",
+    "database_location",
     "database_path",
     "open_storage",
+    "sqlite_path",
 ]

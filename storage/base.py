@@ -22,11 +22,18 @@ from types import TracebackType
 from typing import Any, Self
 
 from storage.models import (
+    AbandonOffer,
     AcceptedInvitation,
     Chat,
     ChatType,
+    ClockEvent,
+    ClockUpdate,
+    DiceRolls,
+    DiceSeed,
+    EndReason,
     FinishedGame,
     Game,
+    GameClock,
     GameMessage,
     GameResult,
     GameStatus,
@@ -164,12 +171,17 @@ class Storage(abc.ABC):
         moves: Sequence[NewMove] = (),
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
+        dice: DiceRolls | None = None,
+        clock: ClockUpdate | None = None,
     ) -> Game:
         """Replace the state of an active game read at ``expected_version``.
 
         In one transaction: the version becomes ``expected_version + 1``, ``moves`` are
         appended to the log with consecutive sequence numbers, ``score`` (white, black) is set
-        when given, and ``update_id`` (when given) is marked processed.
+        when given, ``update_id`` (when given) is marked processed, ``dice`` drawn for this
+        write are appended to the game's dice seed (:class:`~storage.errors.DiceCounterError`
+        unless they continue it exactly), and ``clock`` replaces the move clock (without it the
+        clock stays as it was, tied to the new version).
 
         Raises :class:`~storage.errors.StaleVersionError` if the stored version differs,
         :class:`~storage.errors.GameNotActiveError` if the game is over,
@@ -188,12 +200,13 @@ class Storage(abc.ABC):
         moves: Sequence[NewMove] = (),
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
+        dice: DiceRolls | None = None,
     ) -> FinishedGame:
         """Save the final state and the result, and update statistics and ratings atomically.
 
         Both players' statistics (against people or against the computer) change with the
-        game; ratings change only for a game between two people.  Errors as in
-        :meth:`save_game`.
+        game; ratings change only for a game between two people. The clock and any standing
+        offer are removed. Errors as in :meth:`save_game`.
         """
 
     @abc.abstractmethod
@@ -204,8 +217,120 @@ class Storage(abc.ABC):
         state: str | None = None,
         *,
         update_id: int | None = None,
+        reason: EndReason | str | None = None,
     ) -> Game:
-        """End an active game without a result (cancelled, timed out); no statistics change."""
+        """End an active game without a result; no statistics or ratings change.
+
+        ``reason`` records why (``admin``: a chat admin freed the chat; ``agreement``: see
+        :meth:`accept_abandon`; ``inactive``: see :meth:`abandon_inactive`); ``None`` for an
+        ordinary cancellation. ``timeout`` is not a reason to abandon: see
+        :meth:`claim_timeout`.
+        """
+
+    # -- move clocks and ending without play ------------------------------------------------
+
+    @abc.abstractmethod
+    async def get_clock(self, game_id: int) -> GameClock | None:
+        """The game's move clock, if it has one (an active game whose clock was set)."""
+
+    @abc.abstractmethod
+    async def next_clock_due(self) -> datetime | None:
+        """When the earliest pending clock event of any game falls due (one index lookup)."""
+
+    @abc.abstractmethod
+    async def due_clocks(self, now: datetime | None = None, *, limit: int = 100) -> list[GameClock]:
+        """Clocks with an event due at ``now`` (default: the store's clock), earliest first."""
+
+    @abc.abstractmethod
+    async def fire_clock_event(
+        self, game_id: int, game_version: int, event: ClockEvent | str
+    ) -> GameClock | None:
+        """Mark the half-time reminder sent (``remind``) or the timeout announced
+        (``timeout``, which also counts as the reminder) for the clock read at
+        ``game_version``. Returns the clock the first time only: None for a repeat (a second
+        scheduler, a restart), a game moved on since, a time not reached, or a game over — so
+        the caller sends the message exactly when it gets a clock back.
+        """
+
+    @abc.abstractmethod
+    async def abandon_inactive(self, game_id: int, game_version: int) -> Game | None:
+        """Close the game as abandoned (reason ``inactive``, no rating change) if it is still at
+        ``game_version`` and its abandonment time has passed; None otherwise (already closed,
+        moved on, not due)."""
+
+    @abc.abstractmethod
+    async def claim_timeout(
+        self,
+        game_id: int,
+        expected_version: int,
+        claimant_id: int,
+        state: str,
+        result: GameResult,
+        *,
+        moves: Sequence[NewMove] = (),
+        score: tuple[int, int] | None = None,
+        update_id: int | None = None,
+    ) -> FinishedGame:
+        """The waiting player claims the game after the clock's deadline: finished like
+        :meth:`finish_game` (``result`` is the engine's score of the resignation of the player
+        on the clock, RULES.md M-19; statistics and ratings count) with reason ``timeout``.
+
+        :class:`~storage.errors.ClaimRefusedError` (``no_clock``, ``not_expired``,
+        ``on_clock``, ``not_a_player``), :class:`~storage.errors.StaleVersionError` (a move
+        came first — then that move stands), :class:`~storage.errors.GameNotActiveError`.
+        """
+
+    @abc.abstractmethod
+    async def offer_abandon(
+        self, game_id: int, user_id: int, expected_version: int
+    ) -> AbandonOffer:
+        """A player offers to abandon the game by agreement; it lapses with the next write."""
+
+    @abc.abstractmethod
+    async def get_abandon_offer(self, game_id: int) -> AbandonOffer | None:
+        """The standing offer (made at the game's current version), if any."""
+
+    @abc.abstractmethod
+    async def withdraw_abandon_offer(self, game_id: int, user_id: int) -> bool:
+        """Either player withdraws or declines the offer; True if one stood."""
+
+    @abc.abstractmethod
+    async def accept_abandon(
+        self, game_id: int, user_id: int, expected_version: int, *, update_id: int | None = None
+    ) -> Game:
+        """The other player accepts the standing offer: abandoned with reason ``agreement``.
+
+        :class:`~storage.errors.OfferError` (``no_offer``, ``own_offer``, ``not_a_player``).
+        """
+
+    # -- provably fair dice ------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_dice_seed(
+        self, commitment: str, server_seed: bytes, client_seeds: Sequence[str] = ()
+    ) -> DiceSeed:
+        """Store a new secret seed and its published commitment (engine.fairness computes
+        both); link it to an invitation (``NewInvitation.dice_seed_id``) or a game
+        (``NewGame.dice_seed_id``)."""
+
+    @abc.abstractmethod
+    async def add_client_seed(self, seed_id: int, client_seed: str) -> DiceSeed:
+        """Append a player's seed; :class:`~storage.errors.DiceSeedFrozenError` once a die has
+        been drawn or the seed revealed."""
+
+    @abc.abstractmethod
+    async def get_dice_seed(self, seed_id: int) -> DiceSeed:
+        """The seed's public view: ``server_seed`` is filled in only once it is revealed."""
+
+    @abc.abstractmethod
+    async def get_dice_secret(self, seed_id: int) -> bytes:
+        """The secret server seed, for drawing dice only: never show or log it."""
+
+    @abc.abstractmethod
+    async def reveal_dice_seed(self, seed_id: int) -> DiceSeed:
+        """Reveal the seed (idempotent) and return it with ``server_seed``;
+        :class:`~storage.errors.DiceSeedInUseError` while a game using it is active. Call it
+        when the match is over (its games share the seed), or after an abandonment."""
 
     @abc.abstractmethod
     async def get_moves(

@@ -138,3 +138,59 @@ class DatabaseError(StorageError):
 
     The original driver exception is chained as ``__cause__``.
     """
+
+
+class DiceSeedError(StorageError):
+    """A provably-fair dice seed cannot be used the way the caller tried; see the subclasses."""
+
+    def __init__(self, seed_id: int, message: str) -> None:
+        super().__init__(f"dice seed {seed_id}: {message}")
+        self.seed_id = seed_id
+
+
+class DiceSeedFrozenError(DiceSeedError):
+    """A client seed was added after the first die was drawn (or after the reveal): the dice
+    already drawn would no longer follow from the seeds."""
+
+    def __init__(self, seed_id: int) -> None:
+        super().__init__(seed_id, "dice were drawn or the seed is revealed; seeds are frozen")
+
+
+class DiceCounterError(DiceSeedError):
+    """Dice were stored at a counter other than the number already stored (lost, repeated or
+    concurrent draws), or stored to a revealed seed; the whole write was rolled back."""
+
+    def __init__(self, seed_id: int, expected_counter: int, actual_counter: int | None) -> None:
+        where = "the seed is revealed" if actual_counter is None else f"{actual_counter} stored"
+        super().__init__(seed_id, f"dice appended at counter {expected_counter}, but {where}")
+        self.expected_counter = expected_counter
+        self.actual_counter = actual_counter
+
+
+class DiceSeedInUseError(DiceSeedError):
+    """The seed cannot be revealed while a game drawing from it is still active."""
+
+    def __init__(self, seed_id: int, game_id: int) -> None:
+        super().__init__(seed_id, f"game {game_id} still draws from it")
+        self.game_id = game_id
+
+
+class ClaimRefusedError(StorageError):
+    """A timeout claim that the clock does not allow; ``reason`` is one of ``no_clock``,
+    ``not_expired`` (the deadline has not passed), ``on_clock`` (the claimant is the player
+    whose time ran out) or ``not_a_player``. Nothing was changed."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id}: timeout claim refused ({reason})")
+        self.game_id = game_id
+        self.reason = reason
+
+
+class OfferError(StorageError):
+    """An abandonment offer cannot be made or accepted; ``reason`` is one of ``no_offer``
+    (none stands, or a move since made it lapse), ``own_offer`` or ``not_a_player``."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id}: abandonment offer refused ({reason})")
+        self.game_id = game_id
+        self.reason = reason

@@ -2,7 +2,8 @@
 
 These dataclasses are backend-neutral (no SQLite types leak out), frozen so a loaded game cannot
 be changed behind the store's back, and the enums are ``StrEnum`` so the bot may pass plain
-strings such as ``"long"`` and still compare equal.  Timestamps are timezone-aware UTC
+strings such as ``"long"`` and still compare equal. The variant is the engine's own
+:class:`engine.VariantName` (storage only serialises it).  Timestamps are timezone-aware UTC
 ``datetime`` values.
 
 The engine's serialised game (``Game.state``) is opaque text here: storage never parses it, it
@@ -18,12 +19,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from engine.position import VariantName
 
-class Variant(StrEnum):
-    """The game played: long nardy or short nardy (backgammon)."""
-
-    LONG = "long"
-    SHORT = "short"
+#: The game played: the engine's enum of variant names (long nardy, short nardy).
+Variant = VariantName
 
 
 class Colour(StrEnum):
@@ -48,10 +47,23 @@ class GameStatus(StrEnum):
 class ResultKind(StrEnum):
     """How the engine scored a finished game (resignation is scored as one of these)."""
 
-    OIN = "oin"  # single game (ойн)
+    OIN = "oin"  # single game (оин)
     MARS = "mars"  # gammon (марс)
     KOKS = "koks"  # backgammon (кокс)
     DROP = "drop"  # a declined double in short nardy
+
+
+class EndReason(StrEnum):
+    """Why a game ended other than by play (``None`` for a game played or resigned to its end).
+
+    ``TIMEOUT`` is a finished game (the waiting player claimed it, scored as a resignation);
+    the others are abandoned games, which change no statistics or ratings.
+    """
+
+    TIMEOUT = "timeout"  # the player on the move let the clock run out; the other claimed it
+    INACTIVE = "inactive"  # nobody acted for the abandonment period (30 days by default)
+    ADMIN = "admin"  # a chat admin ended it to free the chat
+    AGREEMENT = "agreement"  # both players agreed to abandon it
 
 
 class InvitationState(StrEnum):
@@ -125,6 +137,12 @@ class NewGame:
     match_length: int = 1
     options: Mapping[str, Any] = field(default_factory=dict)
     ai_level: str | None = None
+    #: The provably-fair dice seed this game draws from (a match's games share one).
+    dice_seed_id: int | None = None
+    #: Dice drawn before the game was first stored (the opening lot), stored with it.
+    dice: DiceRolls | None = None
+    #: The move clock of the first move, if the game has one.
+    clock: ClockUpdate | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +186,8 @@ class Game:
     result: GameResult | None
     white_rating_change: float | None
     black_rating_change: float | None
+    dice_seed_id: int | None = None
+    end_reason: EndReason | None = None
 
     @property
     def vs_ai(self) -> bool:
@@ -252,6 +272,8 @@ class NewInvitation:
     match_length: int = 1
     options: Mapping[str, Any] = field(default_factory=dict)
     token: str | None = None
+    #: The dice seed committed to in the invitation (its hash is shown before anyone joins).
+    dice_seed_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +292,7 @@ class Invitation:
     resolved_at: datetime | None
     accepted_by: int | None
     game_id: int | None
+    dice_seed_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,3 +377,106 @@ class LeaderboardEntry:
     rating: float
     games: int
     wins: int
+
+
+# -- provably fair dice ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolls:
+    """Dice to append to a seed's log with a game write: ``values[i]`` was drawn at counter
+    ``first_counter + i``. The write fails unless ``first_counter`` is the number of dice
+    already stored, so no die is lost, repeated or drawn twice from one counter."""
+
+    first_counter: int
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DiceSeed:
+    """A committed dice seed (see engine/fairness.py) as anyone may see it.
+
+    ``server_seed`` is ``None`` until the seed is revealed: the secret never leaves storage
+    before that except through :meth:`Storage.get_dice_secret`, which only the dice roller
+    calls. ``rolls`` are every die drawn so far, counter 0 first (``counter`` = how many).
+    """
+
+    seed_id: int
+    commitment: str
+    client_seeds: tuple[str, ...]
+    rolls: tuple[int, ...]
+    created_at: datetime
+    revealed_at: datetime | None
+    server_seed: bytes | None = field(default=None, repr=False)
+
+    @property
+    def counter(self) -> int:
+        return len(self.rolls)
+
+    @property
+    def frozen(self) -> bool:
+        """Client seeds can no longer be added: a die was drawn, or the seed is revealed."""
+        return bool(self.rolls) or self.revealed_at is not None
+
+
+# -- move clocks ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClockUpdate:
+    """The clock of the move now being played, written with a game write (times from
+    ``gameplay.clocks``). ``move_number`` names the move: the one reminder per move is kept
+    across writes with the same number and re-armed by a new number."""
+
+    move_number: int
+    on_clock_user_id: int | None
+    remind_at: datetime | None
+    deadline_at: datetime | None
+    abandon_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameClock:
+    """A game's stored clock. ``game_version`` is the game version it belongs to: every game
+    write moves it along, so an event fired for an older version is refused."""
+
+    game_id: int
+    game_version: int
+    move_number: int
+    on_clock_user_id: int | None
+    remind_at: datetime | None
+    deadline_at: datetime | None
+    abandon_at: datetime | None
+    reminded: bool
+    timed_out: bool
+    next_due_at: datetime | None
+
+    def due_event(self, now: datetime) -> ClockEvent | None:
+        """The event to fire at ``now``: the furthest one that is due, because a later event
+        supersedes an earlier one missed while the bot was down (no reminder is sent for a
+        move whose time is already up, and an abandoned game needs neither)."""
+        if self.abandon_at is not None and self.abandon_at <= now:
+            return ClockEvent.ABANDON
+        if not self.timed_out and self.deadline_at is not None and self.deadline_at <= now:
+            return ClockEvent.TIMEOUT
+        if not self.reminded and self.remind_at is not None and self.remind_at <= now:
+            return ClockEvent.REMIND
+        return None
+
+
+class ClockEvent(StrEnum):
+    """What a due clock asks for, in the order they fall due."""
+
+    REMIND = "remind"
+    TIMEOUT = "timeout"
+    ABANDON = "abandon"
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonOffer:
+    """A player's standing offer to abandon the game by agreement (until the next move)."""
+
+    game_id: int
+    offered_by: int
+    game_version: int
+    created_at: datetime

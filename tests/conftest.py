@@ -34,3 +34,62 @@ async def fake_bot(fake_telegram: FakeTelegram) -> AsyncIterator[Bot]:
 # ============================================================================================
 # END fake Telegram fixtures
 # ============================================================================================
+
+
+# ============================================================================================
+# BEGIN PostgreSQL fixtures (owner: tests/pg_server.py, docs/storage.md "Tests")
+# ============================================================================================
+import itertools  # noqa: E402
+import os  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+import pytest  # noqa: E402
+
+from tests.pg_server import PostgresServer, PostgresUnavailable  # noqa: E402
+
+_database_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One real PostgreSQL server for the whole session, on loopback, in a temporary directory.
+
+    Without the server binaries the tests that need it fail in CI (``CI`` is set there: the
+    PostgreSQL backend must really be tested) and are skipped, with the reason, elsewhere.
+    """
+    try:
+        server = PostgresServer().start()
+    except PostgresUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must test the PostgreSQL backend: {exc}", pytrace=False)
+        pytest.skip(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest_asyncio.fixture
+async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
+    """A fresh, empty database on the session's server (CREATE DATABASE takes ~20 ms)."""
+    import asyncpg
+
+    name = f"test_{os.getpid()}_{next(_database_numbers)}"
+    admin = await asyncpg.connect(postgres_server.url())
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    finally:
+        await admin.close()
+    try:
+        yield postgres_server.url(name)
+    finally:
+        admin = await asyncpg.connect(postgres_server.url())
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+# ============================================================================================
+# END PostgreSQL fixtures
+# ============================================================================================

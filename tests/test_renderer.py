@@ -37,8 +37,10 @@ from renderer import (
 )
 from renderer import assets as assets_module
 from renderer.assets import clean_text, text_sprite
-from renderer.geometry import geometry
+from renderer.board import BAR_VISIBLE, count_label_box, result_band
+from renderer.geometry import STACK_VISIBLE, Rect, geometry
 from renderer.layers import base_board, number_size
+from renderer.options import MAX_WIDTH, MIN_WIDTH
 
 G = geometry()
 
@@ -300,10 +302,57 @@ def test_game_over_banner_and_match_score() -> None:
     )
     img = board_image(position, options)
     plain = board_image(position, replace(options, result=None))
-    band = (G.field_left.x0 + 10, G.mid_y + G.s(70))
+    banner = result_band(G)
+    band = (banner.x0 + 10, banner.y1 - 3)
     assert luminance(img.getpixel(band)) < 60 < luminance(plain.getpixel(band))
     pill = (G.width - G.s(30), G.top_strip.cy - G.s(15))  # the score pill's light face
     assert luminance(img.getpixel(pill)) > 200
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+@pytest.mark.parametrize("width", [MIN_WIDTH, 480, 640, 1024, MAX_WIDTH])
+def test_the_game_over_banner_covers_no_stack_count(width: int) -> None:
+    """Every place a count can be written — the last visible checker of each of the 24
+    points, of each bar half, and the trays — lies outside the banner (#18 item 17)."""
+    g = geometry(width)
+    banner = result_band(g)
+    assert banner.h >= g.s(60)  # still a readable line
+    for view_point in range(1, 25):
+        cx, cy = g.slot_center(view_point, STACK_VISIBLE - 1)
+        for count in (6, 15):
+            label = count_label_box(g, count, cx, cy)
+            assert not _overlap(banner, label), (view_point, label, banner)
+    for bottom in (True, False):
+        cx, cy = g.bar_slot_center(bottom, BAR_VISIBLE - 1)
+        assert not _overlap(banner, count_label_box(g, 15, cx, cy))
+        first = g.bar_slot_center(bottom, 0)
+        half = g.checker // 2
+        checker = Rect(first[0] - half, first[1] - half, first[0] + half, first[1] + half)
+        assert not _overlap(banner, checker)  # even the bar's checkers stay in view
+        assert g.tray(bottom).x0 >= banner.x1
+
+
+def test_a_finished_board_keeps_every_count_readable() -> None:
+    """Drawn, not only measured: with tall stacks next to the middle (both halves) and on the
+    bar, the banner changes no pixel of the board outside its own band."""
+    finished = [
+        Position("short", board({}), board({25: 6, 12: 6, 13: 3}), Side.BLACK),
+        Position("long", board({}), board({13: 6, 1: 6, 24: 3}), Side.BLACK),
+    ]
+    banner = result_band(G)
+    for position in finished:
+        options = BoardOptions(result=GameOverInfo(Side.WHITE, "mars", 2), labels=RU_LABELS)
+        shown = board_image(position, options).crop(G.board.box())
+        plain = board_image(position, replace(options, result=None)).crop(G.board.box())
+        diff = ImageChops.difference(shown, plain).getbbox()
+        assert diff is not None  # the banner is there …
+        x0, y0, x1, y1 = diff
+        top = banner.y0 - G.board.y0
+        bottom = banner.y1 - G.board.y0
+        assert banner.x0 <= x0 and x1 <= banner.x1 and top <= y0 and y1 <= bottom  # … only
 
 
 def test_names_with_emoji_and_cyrillic_render_without_tofu() -> None:

@@ -6,64 +6,54 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-import storage
-from bot.boards import Boards, Languages
-from bot.gameplay import GameplayError, GameService
+from bot import refusals
 from bot.handlers.util import is_admin
-from bot.middlewares import display_name
+from bot.languages import Languages
+from bot.showing import Shows
 from bot.texts import LANGS, h, t
+from gameplay import Actor, GameService, Lobby, Place, Refused
 
-router = Router(name="common")
 
-
-@router.message(CommandStart(deep_link=True), F.chat.type == "private")
 async def start_with_payload(
     message: Message,
     command: CommandObject,
     lang: str,
-    games: GameService,
-    boards: Boards,
+    actor: Actor,
+    lobby: Lobby,
+    shows: Shows,
     langs: Languages,
-    bot: Bot,
 ) -> None:
     """A friend opened an invitation link: join the game and show both players the board."""
-    assert message.from_user is not None
     token = (command.args or "").strip()
     try:
-        snap = await games.accept(token, message.from_user.id, chat_id=message.chat.id, thread_id=0)
-    except GameplayError as err:
-        await message.answer(t(lang, err.key, **err.params))
+        snap = await lobby.accept(token, actor)
+    except Refused as refused:
+        await refusals.reply(message, lang, refused)
         return
-    await boards.show_new(snap)
-    inviter_seat = 0
-    inviter = snap.user_ids.get(inviter_seat)
+    await shows.show_new(snap)
+    inviter = snap.user_ids.get(0)  # the inviter is seat 0
     if inviter is not None:
         inviter_lang = await langs.of_chat(inviter)
-        name = h(display_name(message.from_user))
-        await boards.outbox.run(
-            inviter,
-            lambda: bot.send_message(
-                inviter, t(inviter_lang, "invite_accepted_inviter", name=name)
-            ),
+        await shows.boards.tell(
+            inviter, t(inviter_lang, "invite_accepted_inviter", name=h(actor.name))
         )
 
 
-@router.message(CommandStart())
 async def start(message: Message, lang: str) -> None:
     await message.answer(t(lang, "start"))
 
 
-@router.message(Command("help"))
 async def help_(message: Message, lang: str) -> None:
     await message.answer(t(lang, "help"))
 
 
-@router.message(Command("lang"))
 async def set_lang(
     message: Message,
     command: CommandObject,
     lang: str,
-    store: storage.Storage,
+    actor: Actor,
+    place: Place,
+    games: GameService,
     langs: Languages,
     bot: Bot,
 ) -> None:
@@ -71,18 +61,21 @@ async def set_lang(
     if choice not in LANGS:
         await message.answer(t(lang, "lang_usage"))
         return
-    assert message.from_user is not None
-    if message.chat.type == "private":
-        await store.upsert_user(
-            message.from_user.id,
-            display_name(message.from_user),
-            username=message.from_user.username,
-            language=choice,
-        )
+    if place.private:
+        await games.players.set_language(actor, choice)
     else:
-        if not await is_admin(bot, message.chat.id, message.from_user.id):
+        if not await is_admin(bot, place.chat_id, actor.user_id):
             await message.answer(t(lang, "lang_admins_only"))
             return
-        await store.update_chat_settings(message.chat.id, language=choice)
-    langs.remember(message.chat.id, choice)
+        await games.chats.set_language(place.chat_id, choice)
+    langs.remember(place.chat_id, choice)
     await message.answer(t(choice, "lang_set"))
+
+
+def router() -> Router:
+    r = Router(name="common")
+    r.message.register(start_with_payload, CommandStart(deep_link=True), F.chat.type == "private")
+    r.message.register(start, CommandStart())
+    r.message.register(help_, Command("help"))
+    r.message.register(set_lang, Command("lang"))
+    return r

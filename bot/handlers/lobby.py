@@ -12,111 +12,95 @@ from aiogram.types import (
 )
 from aiogram.utils.deep_linking import create_start_link
 
-import storage
-from bot.boards import Boards
+from bot import refusals
 from bot.callbacks import LobbyAct, LobbyCB, MenuAct, NewGameCB
-from bot.gameplay import GameplayError, GameService
-from bot.handlers.util import parse_new_args, thread_of
-from bot.house_rules import chat_defaults, describe
-from bot.middlewares import display_name
+from bot.handlers.util import parse_new_args
+from bot.house_rules import describe
+from bot.middlewares import actor_of
+from bot.showing import Shows
 from bot.texts import h, t
-
-router = Router(name="lobby")
+from engine import Side
+from engine.variants import VARIANTS
+from gameplay import Actor, GameService, Lobby, Place, Refused
+from gameplay.service import LEVELS
 
 
 def _length_text(lang: str, n: int) -> str:
     return t(lang, "lobby_length", n=n) if n > 1 else ""
 
 
-def _lobby_keyboard(lang: str, token: str) -> InlineKeyboardMarkup:
+def invitation_keyboard(lang: str, token: str, *, personal: bool) -> InlineKeyboardMarkup:
+    """Join / Cancel under an open lobby; Accept / Decline under a personal invitation."""
+    if personal:
+        buttons = (("btn_accept", LobbyAct.ACCEPT), ("btn_decline", LobbyAct.DECLINE))
+    else:
+        buttons = (("btn_join", LobbyAct.JOIN), ("btn_cancel", LobbyAct.CANCEL))
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
                 InlineKeyboardButton(
-                    text=t(lang, "btn_join"),
-                    callback_data=LobbyCB(token=token, a=LobbyAct.JOIN).pack(),
-                ),
-                InlineKeyboardButton(
-                    text=t(lang, "btn_cancel"),
-                    callback_data=LobbyCB(token=token, a=LobbyAct.CANCEL).pack(),
-                ),
+                    text=t(lang, key), callback_data=LobbyCB(token=token, a=act).pack()
+                )
+                for key, act in buttons
             ]
         ]
     )
 
 
 async def _active_game_message(
-    message: Message, lang: str, games: GameService, boards: Boards
+    message: Message, lang: str, actor: Actor, place: Place, games: GameService, shows: Shows
 ) -> bool:
     """Say so (replying to its board) if this chat/topic already has a game; True if it has."""
-    assert message.from_user is not None
-    snap = await games.find_for_chat(
-        message.chat.id,
-        thread_of(message),
-        message.from_user.id,
-        private=message.chat.type == "private",
-    )
+    snap = await games.find_for_chat(place, actor.user_id)
     if snap is None:
         return False
-    board = next(
-        (
-            m.message_id
-            for m in await boards.messages(snap.row.game_id)
-            if m.kind == "board" and m.chat_id == message.chat.id
-        ),
-        None,
-    )
+    board = await shows.board_message(snap, place.chat_id)
     await message.answer(
         t(lang, "game_exists"), reply_to_message_id=board, allow_sending_without_reply=True
     )
     return True
 
 
-@router.message(Command("new"), F.chat.type.in_({"group", "supergroup"}))
 async def new_in_group(
     message: Message,
     command: CommandObject,
     lang: str,
+    actor: Actor,
+    place: Place,
     games: GameService,
-    store: storage.Storage,
-    boards: Boards,
+    lobby: Lobby,
+    shows: Shows,
 ) -> None:
     """Open a lobby: the first other member to tap Join becomes the opponent."""
-    assert message.from_user is not None
-    if await _active_game_message(message, lang, games, boards):
+    if await _active_game_message(message, lang, actor, place, games, shows):
         return
-    defaults = await chat_defaults(store, message.chat.id)
+    defaults = await games.chats.defaults(place.chat_id)
     variant, length = parse_new_args(command.args, defaults.variant, defaults.match_length)
-    inv = await games.invite(
-        message.from_user.id,
-        variant,
-        chat_id=message.chat.id,
-        thread_id=thread_of(message),
-        match_length=length,
-        options=defaults.options,
+    inv = await lobby.invite(
+        actor, place, variant=variant, match_length=length, options=defaults.options
     )
     text = t(
         lang,
         "lobby",
-        inviter=h(display_name(message.from_user)),
+        inviter=h(actor.name),
         variant=t(lang, f"variant_{variant}"),
         length=_length_text(lang, length),
         rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
     )
-    await message.answer(text, reply_markup=_lobby_keyboard(lang, inv.token))
+    await message.answer(text, reply_markup=invitation_keyboard(lang, inv.token, personal=False))
 
 
-@router.message(Command("challenge"), F.chat.type.in_({"group", "supergroup"}))
 async def challenge(
     message: Message,
     command: CommandObject,
     lang: str,
+    actor: Actor,
+    place: Place,
     games: GameService,
-    store: storage.Storage,
-    boards: Boards,
+    lobby: Lobby,
+    shows: Shows,
 ) -> None:
     """/challenge as a reply: invite exactly that member (Accept / Decline)."""
-    assert message.from_user is not None
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is None:
         await message.answer(t(lang, "challenge_need_reply"))
@@ -124,93 +108,71 @@ async def challenge(
     if target.is_bot:
         await message.answer(t(lang, "challenge_bot"))
         return
-    if target.id == message.from_user.id:
+    if target.id == actor.user_id:
         await message.answer(t(lang, "challenge_self"))
         return
-    if await _active_game_message(message, lang, games, boards):
+    if await _active_game_message(message, lang, actor, place, games, shows):
         return
-    await store.upsert_user(target.id, display_name(target), username=target.username)
-    defaults = await chat_defaults(store, message.chat.id)
+    defaults = await games.chats.defaults(place.chat_id)
     variant, length = parse_new_args(command.args, defaults.variant, defaults.match_length)
-    inv = await games.invite(
-        message.from_user.id,
-        variant,
-        chat_id=message.chat.id,
-        thread_id=thread_of(message),
-        invitee_id=target.id,
+    invited = actor_of(target)
+    inv = await lobby.invite(
+        actor,
+        place,
+        variant=variant,
         match_length=length,
         options=defaults.options,
+        invitee=invited,
     )
-    invitee = f'<a href="tg://user?id={target.id}">{h(display_name(target))}</a>'
+    invitee = f'<a href="tg://user?id={target.id}">{h(invited.name)}</a>'
     text = t(
         lang,
         "challenge",
-        inviter=h(display_name(message.from_user)),
+        inviter=h(actor.name),
         invitee=invitee,
         variant=t(lang, f"variant_{variant}"),
         length=_length_text(lang, length),
         rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
     )
-    keyboard = InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text=t(lang, "btn_accept"),
-                    callback_data=LobbyCB(token=inv.token, a=LobbyAct.ACCEPT).pack(),
-                ),
-                InlineKeyboardButton(
-                    text=t(lang, "btn_decline"),
-                    callback_data=LobbyCB(token=inv.token, a=LobbyAct.DECLINE).pack(),
-                ),
-            ]
-        ]
-    )
-    await message.answer(text, reply_markup=keyboard)
+    await message.answer(text, reply_markup=invitation_keyboard(lang, inv.token, personal=True))
 
 
-@router.callback_query(LobbyCB.filter(F.a.in_({LobbyAct.JOIN, LobbyAct.ACCEPT})))
 async def join(
     query: CallbackQuery,
     callback_data: LobbyCB,
     lang: str,
-    games: GameService,
-    boards: Boards,
+    actor: Actor,
+    lobby: Lobby,
+    shows: Shows,
 ) -> None:
     message = query.message
     if not isinstance(message, Message):
         await query.answer(t(lang, "outdated"))
         return
     try:
-        snap = await games.accept(
-            callback_data.token,
-            query.from_user.id,
-            chat_id=message.chat.id,
-            thread_id=thread_of(message),
-        )
-    except GameplayError as err:
-        await query.answer(t(lang, err.key, **err.params), show_alert=True)
+        snap = await lobby.accept(callback_data.token, actor)
+    except Refused as refused:
+        await query.answer(refusals.refusal_text(lang, refused), show_alert=True)
         return
     await query.answer()
     game = snap.game
-    from engine import Side
-
     white = h(snap.names[game.seat_of(Side.WHITE)])
     black = h(snap.names[game.seat_of(Side.BLACK)])
-    await boards.outbox.run(
+    await shows.outbox.run(
         message.chat.id,
         lambda: message.edit_text(t(lang, "lobby_started", white=white, black=black)),
         kind="edit",
     )
-    await boards.show_new(snap)
+    await shows.show_new(snap)
 
 
-@router.callback_query(LobbyCB.filter(F.a.in_({LobbyAct.CANCEL, LobbyAct.DECLINE})))
 async def cancel_lobby(
     query: CallbackQuery,
     callback_data: LobbyCB,
     lang: str,
-    store: storage.Storage,
-    boards: Boards,
+    actor: Actor,
+    lobby: Lobby,
+    shows: Shows,
 ) -> None:
     message = query.message
     if not isinstance(message, Message):
@@ -218,28 +180,16 @@ async def cancel_lobby(
         return
     try:
         if callback_data.a is LobbyAct.CANCEL:
-            await store.cancel_invitation(callback_data.token, query.from_user.id)
+            await lobby.cancel(callback_data.token, actor)
             text = t(lang, "lobby_cancelled")
         else:
-            await store.decline_invitation(callback_data.token, query.from_user.id)
-            text = t(lang, "challenge_declined", invitee=h(display_name(query.from_user)))
-    except storage.InvitationNotForYouError:
-        await query.answer(t(lang, "invite_not_for_you"), show_alert=True)
-        return
-    except storage.InvitationError:
-        await query.answer(
-            t(
-                lang,
-                "cancel_only_inviter" if callback_data.a is LobbyAct.CANCEL else "invite_closed",
-            ),
-            show_alert=True,
-        )
-        return
-    except storage.NotFoundError:
-        await query.answer(t(lang, "invite_unknown"), show_alert=True)
+            await lobby.decline(callback_data.token, actor)
+            text = t(lang, "challenge_declined", invitee=h(actor.name))
+    except Refused as refused:
+        await query.answer(refusals.refusal_text(lang, refused), show_alert=True)
         return
     await query.answer()
-    await boards.outbox.run(message.chat.id, lambda: message.edit_text(text), kind="edit")
+    await shows.outbox.run(message.chat.id, lambda: message.edit_text(text), kind="edit")
 
 
 # ---- private chats ----------------------------------------------------------------------------
@@ -253,50 +203,50 @@ def _private_menu(lang: str) -> InlineKeyboardMarkup:
 
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [
-                b("btn_invite_long", MenuAct.INVITE, "long"),
-                b("btn_invite_short", MenuAct.INVITE, "short"),
-            ],
-            [
-                b("btn_ai_long", MenuAct.COMPUTER, "long"),
-                b("btn_ai_short", MenuAct.COMPUTER, "short"),
-            ],
+            [b(f"btn_invite_{name}", MenuAct.INVITE, name) for name in VARIANTS],
+            [b(f"btn_ai_{name}", MenuAct.COMPUTER, name) for name in VARIANTS],
         ]
     )
 
 
-@router.message(Command("new"), F.chat.type == "private")
-async def new_in_private(message: Message, lang: str, games: GameService, boards: Boards) -> None:
-    if await _active_game_message(message, lang, games, boards):
+def _variant(name: str) -> str:
+    """A variant named in callback data (an unknown name, from a forged button: long)."""
+    return name if name in VARIANTS else "long"
+
+
+async def new_in_private(
+    message: Message, lang: str, actor: Actor, place: Place, games: GameService, shows: Shows
+) -> None:
+    if await _active_game_message(message, lang, actor, place, games, shows):
         return
     await message.answer(t(lang, "private_menu"), reply_markup=_private_menu(lang))
 
 
-@router.callback_query(NewGameCB.filter(F.a == MenuAct.INVITE))
 async def private_invite(
     query: CallbackQuery,
     callback_data: NewGameCB,
     lang: str,
+    actor: Actor,
+    place: Place,
     games: GameService,
-    store: storage.Storage,
+    lobby: Lobby,
     bot: Bot,
 ) -> None:
     message = query.message
     if not isinstance(message, Message):
         await query.answer()
         return
-    variant = "short" if callback_data.variant == "short" else "long"
-    defaults = await chat_defaults(store, message.chat.id)
-    inv = await games.invite(
-        query.from_user.id,
-        variant,
-        chat_id=None,
+    defaults = await games.chats.defaults(place.chat_id)
+    inv = await lobby.invite(
+        actor,
+        place,
+        variant=_variant(callback_data.variant),
         match_length=defaults.match_length,
         options=defaults.options,
     )
     await query.answer()
     link = await create_start_link(bot, inv.token)
-    hours = int(games.invitation_ttl.total_seconds() // 3600)
+    hours = int(lobby.invitation_ttl.total_seconds() // 3600)
     share = f"https://t.me/share/url?url={link}"
     keyboard = InlineKeyboardMarkup(
         inline_keyboard=[
@@ -308,20 +258,19 @@ async def private_invite(
     await message.edit_text(t(lang, "invite_link", link=link, hours=hours), reply_markup=keyboard)
 
 
-@router.callback_query(NewGameCB.filter(F.a == MenuAct.COMPUTER))
 async def private_computer(query: CallbackQuery, callback_data: NewGameCB, lang: str) -> None:
     message = query.message
     if not isinstance(message, Message):
         await query.answer()
         return
-    variant = "short" if callback_data.variant == "short" else "long"
+    variant = _variant(callback_data.variant)
     rows = [
         [
             InlineKeyboardButton(
                 text=t(lang, f"level_{level}"),
                 callback_data=NewGameCB(a=MenuAct.LEVEL, variant=variant, level=level).pack(),
             )
-            for level in ("easy", "medium", "hard")
+            for level in LEVELS
         ]
     ]
     await query.answer()
@@ -330,52 +279,50 @@ async def private_computer(query: CallbackQuery, callback_data: NewGameCB, lang:
     )
 
 
-@router.callback_query(NewGameCB.filter(F.a == MenuAct.LEVEL))
 async def private_level(
     query: CallbackQuery,
     callback_data: NewGameCB,
     lang: str,
+    actor: Actor,
+    place: Place,
     games: GameService,
-    store: storage.Storage,
-    boards: Boards,
+    shows: Shows,
 ) -> None:
     message = query.message
     if not isinstance(message, Message):
         await query.answer()
         return
-    variant = "short" if callback_data.variant == "short" else "long"
-    level = callback_data.level if callback_data.level in ("easy", "medium", "hard") else "medium"
+    options = (await games.chats.defaults(place.chat_id)).options
     try:
-        snap = await games.start_vs_ai(
-            query.from_user.id,
-            message.chat.id,
-            variant,
-            level,
-            (await chat_defaults(store, message.chat.id)).options,
+        snap = await games.start_vs_computer(
+            actor, place, _variant(callback_data.variant), callback_data.level, options
         )
-    except GameplayError as err:
-        await query.answer(t(lang, err.key, **err.params), show_alert=True)
+    except Refused as refused:
+        await refusals.answer_tap(query, lang, refused)
         return
     await query.answer()
-    await boards.outbox.run(message.chat.id, lambda: message.delete())
-    await boards.show_new(snap)
+    await shows.outbox.run(message.chat.id, lambda: message.delete())
+    await shows.show_new(snap)
 
 
-@router.message(Command("cancel"))
-async def cancel(message: Message, lang: str, store: storage.Storage) -> None:
+async def cancel(message: Message, lang: str, actor: Actor, place: Place, lobby: Lobby) -> None:
     """Cancel the user's open invitations (lobbies in this chat, links from a private chat)."""
-    assert message.from_user is not None
-    chat_id = None if message.chat.type == "private" else message.chat.id
-    invitations = await store.list_invitations(
-        message.from_user.id, state=storage.InvitationState.PENDING
-    )
-    cancelled = 0
-    for inv in invitations:
-        if chat_id is not None and inv.chat_id != chat_id:
-            continue
-        try:
-            await store.cancel_invitation(inv.token, message.from_user.id)
-            cancelled += 1
-        except storage.InvitationError:
-            continue
+    cancelled = await lobby.cancel_mine(actor, place)
     await message.answer(t(lang, "cancelled" if cancelled else "nothing_to_cancel"))
+
+
+def router() -> Router:
+    r = Router(name="lobby")
+    groups = F.chat.type.in_({"group", "supergroup"})
+    r.message.register(new_in_group, Command("new"), groups)
+    r.message.register(challenge, Command("challenge"), groups)
+    r.callback_query.register(join, LobbyCB.filter(F.a.in_({LobbyAct.JOIN, LobbyAct.ACCEPT})))
+    r.callback_query.register(
+        cancel_lobby, LobbyCB.filter(F.a.in_({LobbyAct.CANCEL, LobbyAct.DECLINE}))
+    )
+    r.message.register(new_in_private, Command("new"), F.chat.type == "private")
+    r.callback_query.register(private_invite, NewGameCB.filter(F.a == MenuAct.INVITE))
+    r.callback_query.register(private_computer, NewGameCB.filter(F.a == MenuAct.COMPUTER))
+    r.callback_query.register(private_level, NewGameCB.filter(F.a == MenuAct.LEVEL))
+    r.message.register(cancel, Command("cancel"))
+    return r

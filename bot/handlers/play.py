@@ -1,32 +1,51 @@
 """Playing: board buttons, typed moves, /board, /undo, /resign, /hint, "why?".
 
-Every callback is answered as soon as the action is decided, before the (slower) drawing and
-editing of the boards.
+A board button reaches its handler already checked (:class:`bot.middlewares.GameTap`: the
+game loaded once, an outdated board or a tap out of turn answered). A change is decided by
+the game layer, the tap is answered at once, then the change is committed (the computer's
+reply, the save) and the boards are edited.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import re
 
-from aiogram import F, Router
+from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-import storage
-from bot.boards import Boards, Target
-from bot.callbacks import Act, GameCB, RulesCB
-from bot.gameplay import GameplayError, GameService, RuleRejection, Snapshot
-from bot.handlers.util import thread_of
+from bot import refusals
+from bot.boards import Target
+from bot.callbacks import Act, GameCB
+from bot.handlers.lobby import invitation_keyboard
+from bot.languages import Languages
 from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event
-from bot.texts import h, t
-from engine import Game, Phase, Reason, format_steps
+from bot.showing import Shows
+from bot.texts import h, localized_notation, t
+from engine import Phase, format_steps
 from engine.scoring import score_game
+from gameplay import (
+    Action,
+    Actor,
+    Commit,
+    Double,
+    Drop,
+    GameService,
+    Lobby,
+    Place,
+    PlayText,
+    Refused,
+    Resign,
+    Roll,
+    Snapshot,
+    Step,
+    Take,
+    Undo,
+)
 
-router = Router(name="play")
 log = logging.getLogger(__name__)
 
 # Text that looks like a move: "24/18 13/11", "bar/22", "6/off", "24-18", "бар/22", "8/2(2)".
@@ -36,90 +55,48 @@ NOTATION_RE = re.compile(
     re.IGNORECASE,
 )
 
-
-def rule_text(lang: str, reason: Reason) -> str:
-    """The one-line explanation of a rejection, with its rule IDs (e.g. "… (L-8)")."""
-    from bot.knowledge import get_rejection
-
-    ids = ", ".join(reason.rule_ids)
-    for rule_id in reason.rule_ids:
-        rejection = get_rejection(rule_id)
-        if rejection is not None:
-            return f"{rejection.text.get(lang)} ({ids})"
-    return f"{t(lang, 'rejected_generic')} ({ids})"
+CHANGES = frozenset(
+    {Act.MOVE, Act.UNDO, Act.DONE, Act.ROLL, Act.DOUBLE, Act.TAKE, Act.DROP, Act.RESIGN_YES}
+)
 
 
-def why_keyboard(lang: str, rule_ids: tuple[str, ...]) -> InlineKeyboardMarkup | None:
-    from bot.knowledge import topics_for_rule
-
-    for rule_id in rule_ids:
-        topics = topics_for_rule(rule_id)
-        if topics:
-            return InlineKeyboardMarkup(
-                inline_keyboard=[
-                    [
-                        InlineKeyboardButton(
-                            text=t(lang, "btn_why"),
-                            callback_data=RulesCB(view="topic", key=topics[0].id).pack(),
-                        )
-                    ]
-                ]
-            )
-    return None
-
-
-async def explain_error(target: Message, lang: str, err: GameplayError) -> None:
-    if isinstance(err, RuleRejection):
-        await target.answer(
-            t(lang, "rejected", rule=rule_text(lang, err.reason)),
-            reply_markup=why_keyboard(lang, err.reason.rule_ids),
-        )
-    else:
-        await target.answer(t(lang, err.key, **err.params))
+def button_action(cb: GameCB) -> Action:
+    """The game action a board button asks for."""
+    match cb.a:
+        case Act.ROLL:
+            return Roll()
+        case Act.MOVE:
+            return Step(cb.s, cb.t)
+        case Act.UNDO:
+            return Undo()
+        case Act.DONE:
+            return Commit()
+        case Act.DOUBLE:
+            return Double()
+        case Act.TAKE:
+            return Take()
+        case Act.DROP:
+            return Drop()
+        case Act.RESIGN_YES:
+            return Resign()
+    raise ValueError(f"button {cb.a!r} changes nothing")
 
 
 # ---- buttons -----------------------------------------------------------------------------------
 
 
-def _action(act: Act, s: int, dst: int, rng: random.Random):
-    def run(game: Game, seat: int) -> None:
-        if act is Act.ROLL:
-            game.roll(rng, seat=seat)
-        elif act is Act.MOVE:
-            game.step(s, dst, seat=seat)
-        elif act is Act.UNDO:
-            game.undo(seat=seat)
-        elif act is Act.DONE:
-            game.commit(seat=seat)
-        elif act is Act.DOUBLE:
-            game.offer_double(seat)
-        elif act is Act.TAKE:
-            game.take(seat)
-        elif act is Act.DROP:
-            game.drop(seat)
-        elif act is Act.RESIGN_YES:
-            game.resign(seat)
-
-    return run
-
-
-@router.callback_query(GameCB.filter(F.a.in_({Act.PICK, Act.BACK})))
 async def pick(
-    query: CallbackQuery, callback_data: GameCB, lang: str, games: GameService, boards: Boards
+    query: CallbackQuery,
+    callback_data: GameCB,
+    lang: str,
+    place: Place,
+    snap: Snapshot,
+    shows: Shows,
 ) -> None:
     """Show the destinations of a point (or go back): changes nothing in the game."""
     message = query.message
     if not isinstance(message, Message):
         await query.answer(t(lang, "outdated"))
-        return
-    try:
-        snap = await games.load(callback_data.game)
-    except GameplayError as err:
-        await query.answer(t(lang, err.key), show_alert=True)
-        return
-    error = _check_actor(snap, query.from_user.id, callback_data.v)
-    if error is not None:
-        await query.answer(t(lang, error))
         return
     game = snap.game
     point = callback_data.s if callback_data.a is Act.PICK else None
@@ -129,108 +106,106 @@ async def pick(
         await query.answer(t(lang, "outdated"))
         return
     await query.answer()
-    target = Target(message.chat.id, thread_of(message))
-    await boards.edit_one(snap, target, message.message_id, point)
+    await shows.pick(snap, Target(place.chat_id, place.thread_id), message.message_id, point)
 
 
-def _check_actor(snap: Snapshot, user_id: int, version: int) -> str | None:
-    if snap.row.status is not storage.GameStatus.ACTIVE:
-        return "game_over_already"
-    if version != snap.version:
-        return "outdated"
-    seat = snap.seat_of_user(user_id)
-    if seat is None:
-        return "not_a_player"
-    if snap.game.seat_to_act != seat:
-        return "not_your_turn"
-    return None
-
-
-@router.callback_query(
-    GameCB.filter(
-        F.a.in_(
-            {
-                Act.MOVE,
-                Act.UNDO,
-                Act.DONE,
-                Act.ROLL,
-                Act.DOUBLE,
-                Act.TAKE,
-                Act.DROP,
-                Act.RESIGN_YES,
-            }
-        )
-    )
-)
 async def act(
-    query: CallbackQuery, callback_data: GameCB, lang: str, games: GameService, boards: Boards
+    query: CallbackQuery,
+    callback_data: GameCB,
+    lang: str,
+    actor: Actor,
+    snap: Snapshot,
+    games: GameService,
+    shows: Shows,
+    update_id: int | None = None,
 ) -> None:
-    a = callback_data.a
-    answering: list[asyncio.Task[object]] = []
-
-    def answer_now() -> None:
-        # The engine has accepted the tap: answer it while the game is saved (see
-        # GameService.act), not after.
-        text = t(lang, "turn_done") if a is Act.DONE else None
-        answering.append(asyncio.ensure_future(query.answer(text)))
-
+    """A button that changes the game: decide, answer the tap at once, commit, show."""
     try:
-        snap = await games.act(
-            callback_data.game,
-            query.from_user.id,
-            _action(a, callback_data.s, callback_data.t, games.rng),
+        decision = await games.decide(
+            actor,
+            button_action(callback_data),
+            game_id=callback_data.game,
             version=callback_data.v,
-            anyone=a is Act.RESIGN_YES,
-            decided=answer_now,
+            loaded=snap,
         )
-    except RuleRejection as err:
-        await query.answer(t(lang, "rejected", rule=rule_text(lang, err.reason)), show_alert=True)
+    except Refused as refused:
+        await refusals.answer_tap(query, lang, refused)
         return
-    except GameplayError as err:
-        if answering:  # accepted, then the save lost a race: the board stays as it was
-            log.info("tap in game %s accepted but not saved: %s", callback_data.game, err.key)
-            return
-        await query.answer(t(lang, err.key, **err.params), show_alert=err.key != "outdated")
+    # Accepted: answer while the computer replies and the game is saved, not after.
+    text = t(lang, "turn_done") if callback_data.a is Act.DONE else None
+    answering = asyncio.ensure_future(query.answer(text))
+    try:
+        outcome = await games.commit(decision, update_id=update_id)
+    except Refused as refused:  # accepted, then the save lost a race: the board stays
+        log.info("tap in game %s accepted but not saved: %s", callback_data.game, refused)
         return
     finally:
-        if answering:
-            try:
-                await answering[0]
-            except TelegramBadRequest as exc:  # e.g. too late: the board must still change
-                log.warning("could not answer a tap in game %s: %s", callback_data.game, exc)
-    if a is Act.RESIGN_YES and isinstance(query.message, Message):
-        await boards.outbox.run(query.message.chat.id, lambda: query.message.delete())
-    await boards.update(snap, actor_user_id=query.from_user.id)
+        try:
+            await answering
+        except TelegramBadRequest as exc:  # e.g. too late: the board must still change
+            log.warning("could not answer a tap in game %s: %s", callback_data.game, exc)
+    if outcome.snap is None:
+        return
+    if callback_data.a is Act.RESIGN_YES and isinstance(query.message, Message):
+        confirm = query.message
+        await shows.outbox.run(confirm.chat.id, lambda: confirm.delete())
+    await shows.update(outcome.snap, actor_user_id=actor.user_id)
 
 
-@router.callback_query(GameCB.filter(F.a == Act.RESIGN_NO))
-async def resign_no(query: CallbackQuery, lang: str, boards: Boards) -> None:
+async def resign_no(query: CallbackQuery, lang: str, shows: Shows) -> None:
     await query.answer(t(lang, "resign_kept"))
     if isinstance(query.message, Message):
-        await boards.outbox.run(query.message.chat.id, lambda: query.message.delete())
+        confirm = query.message
+        await shows.outbox.run(confirm.chat.id, lambda: confirm.delete())
 
 
-@router.callback_query(GameCB.filter(F.a == Act.REMATCH))
 async def rematch(
-    query: CallbackQuery, callback_data: GameCB, lang: str, games: GameService, boards: Boards
+    query: CallbackQuery,
+    callback_data: GameCB,
+    lang: str,
+    actor: Actor,
+    lobby: Lobby,
+    shows: Shows,
+    langs: Languages,
+    bot: Bot,
 ) -> None:
+    """A new match: against the computer at once; a person is asked to accept first."""
     try:
-        snap = await games.rematch(callback_data.game, query.from_user.id)
-    except GameplayError as err:
-        await query.answer(t(lang, err.key, **err.params), show_alert=True)
+        result = await lobby.rematch(actor, callback_data.game)
+    except Refused as refused:
+        await refusals.answer_tap(query, lang, refused)
         return
-    await query.answer()
-    await boards.show_new(snap)
+    if isinstance(result, Snapshot):
+        await query.answer()
+        await shows.show_new(result)
+        return
+    await query.answer(t(lang, "rematch_sent"))
+    place = result.place
+    their = await langs.of_chat(place.chat_id)
+    inv = result.invitation
+    invitee = f'<a href="tg://user?id={result.invitee.user_id}">{h(result.invitee.name)}</a>'
+    text = t(
+        their,
+        "rematch_offer",
+        inviter=h(actor.name),
+        invitee=invitee,
+        variant=t(their, f"variant_{inv.variant}"),
+        length=t(their, "lobby_length", n=inv.match_length) if inv.match_length > 1 else "",
+    )
+    keyboard = invitation_keyboard(their, inv.token, personal=True)
+    await shows.outbox.run(
+        place.chat_id,
+        lambda: bot.send_message(
+            place.chat_id,
+            text,
+            reply_markup=keyboard,
+            message_thread_id=place.thread_id or None,
+        ),
+    )
 
 
-@router.callback_query(GameCB.filter(F.a == Act.WHY))
-async def why(query: CallbackQuery, callback_data: GameCB, lang: str, games: GameService) -> None:
+async def why(query: CallbackQuery, lang: str, snap: Snapshot) -> None:
     """Explain the last pass or forfeited die with the rule and its topic."""
-    try:
-        snap = await games.load(callback_data.game)
-    except GameplayError as err:
-        await query.answer(t(lang, err.key), show_alert=True)
-        return
     event = last_play_event(snap.game)
     if event is None or not (event.kind == "pass" or burned_dice(event)):
         await query.answer(t(lang, "outdated"))
@@ -243,144 +218,106 @@ async def why(query: CallbackQuery, callback_data: GameCB, lang: str, games: Gam
         await send_topic_for_rule(query.message, lang, rule, snap=snap)
 
 
-@router.callback_query(GameCB.filter(F.a == Act.HINT))
 async def hint_button(
-    query: CallbackQuery, callback_data: GameCB, lang: str, games: GameService
+    query: CallbackQuery, lang: str, actor: Actor, snap: Snapshot, games: GameService
 ) -> None:
+    await query.answer(await hint_text(snap, actor, lang, games), show_alert=True)
+
+
+async def hint_text(snap: Snapshot, actor: Actor, lang: str, games: GameService) -> str:
+    """The hint (or why there is none) — the same for /hint and the Hint button."""
     try:
-        snap = await games.load(callback_data.game)
-    except GameplayError as err:
-        await query.answer(t(lang, err.key), show_alert=True)
-        return
-    await query.answer(await hint_text(snap, query.from_user.id, lang, games), show_alert=True)
-
-
-async def hint_text(snap: Snapshot, user_id: int, lang: str, games: GameService) -> str:
-    game = snap.game
-    seat = snap.seat_of_user(user_id)
-    if seat is None:
-        return t(lang, "not_a_player")
-    if not await games.hints_allowed(snap):
-        return t(lang, "hint_off")
-    if game.phase is not Phase.MOVE or game.seat_to_act != seat or game.dice is None:
-        return t(lang, "hint_none")
-    plays = await asyncio.to_thread(games.hints, game)
-    lines = [t(lang, "hint_title", dice=dice_text(game.dice))]
-    for i, (play, _score) in enumerate(plays, 1):
-        lines.append(f"{i}. {format_steps(play.steps) or '—'}")
+        hints = await games.hints(actor, snap)
+    except Refused as refused:
+        return refusals.refusal_text(lang, refused)
+    lines = [t(lang, "hint_title", dice=dice_text(hints.dice))]
+    for i, play in enumerate(hints.plays, 1):
+        lines.append(f"{i}. {localized_notation(lang, format_steps(play.steps)) or '—'}")
     return "\n".join(lines)
 
 
 # ---- commands ----------------------------------------------------------------------------------
 
 
-async def _game_here(message: Message, games: GameService) -> Snapshot | None:
-    assert message.from_user is not None
-    return await games.find_for_chat(
-        message.chat.id,
-        thread_of(message),
-        message.from_user.id,
-        private=message.chat.type == "private",
-    )
-
-
-async def play_text(
-    message: Message, text: str, lang: str, games: GameService, boards: Boards
+async def typed(
+    message: Message,
+    lang: str,
+    actor: Actor,
+    place: Place,
+    games: GameService,
+    shows: Shows,
+    command: CommandObject | None = None,
+    update_id: int | None = None,
 ) -> None:
-    """Apply a typed (part of a) play; a play that completes the turn is confirmed at once."""
-    assert message.from_user is not None
-    snap = await _game_here(message, games)
+    """/move (/m) with a play, /undo, or a play typed in a private chat, on the game shown
+    here: saved (claiming the update in the save), then the boards show it. An update that
+    ends in a reply instead is claimed first, so a redelivery does not reply twice."""
+    action: Action
+    if command is None:
+        action = PlayText(message.text or "")
+    elif command.command == "undo":
+        action = Undo()
+    elif (command.args or "").strip():
+        action = PlayText(command.args or "")
+    else:
+        await _reply_once(message, games, update_id, t(lang, "move_usage"))
+        return
+    snap = await games.find_for_chat(place, actor.user_id)
     if snap is None:
-        await message.answer(t(lang, "no_game"))
+        await _reply_once(message, games, update_id, t(lang, "no_game"))
         return
-
-    def run(game: Game, seat: int) -> None:
-        if game.phase is not Phase.MOVE:
-            raise GameplayError("no_dice_yet")
-        turn = game.apply_text(text, seat=seat)
-        if turn.is_complete() and not turn.legal_steps():
-            game.commit(seat=seat)
-
     try:
-        snap = await games.act(snap.row.game_id, message.from_user.id, run)
-    except GameplayError as err:
-        await explain_error(message, lang, err)
+        outcome = await games.act(actor, action, game_id=snap.game_id, update_id=update_id)
+    except Refused as refused:
+        if update_id is None or await games.claim_update(update_id):
+            await refusals.reply(message, lang, refused)
         return
-    await boards.update(snap, actor_user_id=message.from_user.id)
+    if outcome.snap is not None:
+        await shows.update(outcome.snap, actor_user_id=actor.user_id)
 
 
-@router.message(Command("move", "m"))
-async def move_command(
-    message: Message, command: CommandObject, lang: str, games: GameService, boards: Boards
+async def _reply_once(
+    message: Message, games: GameService, update_id: int | None, text: str
 ) -> None:
-    if not (command.args or "").strip():
-        await message.answer(t(lang, "move_usage"))
-        return
-    await play_text(message, command.args or "", lang, games, boards)
+    if update_id is None or await games.claim_update(update_id):
+        await message.answer(text)
 
 
-@router.message(F.chat.type == "private", F.text.regexp(NOTATION_RE))
-async def private_notation(message: Message, lang: str, games: GameService, boards: Boards) -> None:
-    await play_text(message, message.text or "", lang, games, boards)
-
-
-@router.message(Command("board"))
-async def board(message: Message, lang: str, games: GameService, boards: Boards) -> None:
-    snap = await _game_here(message, games)
+async def board(
+    message: Message, lang: str, actor: Actor, place: Place, games: GameService, shows: Shows
+) -> None:
+    snap = await games.find_for_chat(place, actor.user_id)
     if snap is None:
         await message.answer(t(lang, "no_game"))
         return
-    await boards.resend(snap, Target(message.chat.id, thread_of(message)))
+    await shows.resend(snap, Target(place.chat_id, place.thread_id))
 
 
-@router.message(Command("undo"))
-async def undo(message: Message, lang: str, games: GameService, boards: Boards) -> None:
-    assert message.from_user is not None
-    snap = await _game_here(message, games)
-    if snap is None:
-        await message.answer(t(lang, "no_game"))
-        return
-
-    def run(game: Game, seat: int) -> None:
-        if game.phase is not Phase.MOVE or not game.undo(seat=seat):
-            raise GameplayError("nothing_to_undo")
-
-    try:
-        snap = await games.act(snap.row.game_id, message.from_user.id, run)
-    except GameplayError as err:
-        await explain_error(message, lang, err)
-        return
-    await boards.update(snap, actor_user_id=message.from_user.id)
-
-
-@router.message(Command("resign"))
-async def resign(message: Message, lang: str, games: GameService) -> None:
+async def resign(
+    message: Message, lang: str, actor: Actor, place: Place, games: GameService
+) -> None:
     """Ask for confirmation, showing what resigning costs (M-19, V-10)."""
-    assert message.from_user is not None
-    snap = await _game_here(message, games)
+    snap = await games.find_for_chat(place, actor.user_id)
     if snap is None:
         await message.answer(t(lang, "no_game"))
         return
-    seat = snap.seat_of_user(message.from_user.id)
+    seat = snap.seat_of_user(actor.user_id)
     if seat is None:
         await message.answer(t(lang, "not_a_player"))
         return
     game = snap.game
     side = game.side_of(seat)
     result = score_game(game.pos, side.other, game.options, game.cube_value, resigned=True)
-    gid, v = snap.row.game_id, snap.version
+    gid, v = snap.game_id, snap.version
+
+    def button(key: str, a: Act) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            text=t(lang, key), callback_data=GameCB(game=gid, v=v, a=a).pack()
+        )
+
     keyboard = InlineKeyboardMarkup(
         inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text=t(lang, "btn_resign_yes"),
-                    callback_data=GameCB(game=gid, v=v, a=Act.RESIGN_YES).pack(),
-                ),
-                InlineKeyboardButton(
-                    text=t(lang, "btn_resign_no"),
-                    callback_data=GameCB(game=gid, v=v, a=Act.RESIGN_NO).pack(),
-                ),
-            ]
+            [button("btn_resign_yes", Act.RESIGN_YES), button("btn_resign_no", Act.RESIGN_NO)]
         ]
     )
     await message.answer(
@@ -389,11 +326,42 @@ async def resign(message: Message, lang: str, games: GameService) -> None:
     )
 
 
-@router.message(Command("hint"))
-async def hint(message: Message, lang: str, games: GameService) -> None:
-    assert message.from_user is not None
-    snap = await _game_here(message, games)
+async def hint(message: Message, lang: str, actor: Actor, place: Place, games: GameService) -> None:
+    snap = await games.find_for_chat(place, actor.user_id)
     if snap is None:
         await message.answer(t(lang, "no_game"))
         return
-    await message.answer(h(await hint_text(snap, message.from_user.id, lang, games)))
+    await message.answer(h(await hint_text(snap, actor, lang, games)))
+
+
+def router() -> Router:
+    """The playing router. ``tap`` flags tell :class:`~bot.middlewares.GameTap` what a button
+    needs; ``claim`` flags tell :class:`~bot.middlewares.Claim` how the update is claimed."""
+    r = Router(name="play")
+    cbq = r.callback_query
+    cbq.register(
+        pick, GameCB.filter(F.a.in_({Act.PICK, Act.BACK})), flags={"tap": "turn", "claim": "none"}
+    )
+    cbq.register(
+        act,
+        GameCB.filter(F.a.in_(CHANGES - {Act.RESIGN_YES})),
+        flags={"tap": "turn", "claim": "save"},
+    )
+    cbq.register(
+        act, GameCB.filter(F.a == Act.RESIGN_YES), flags={"tap": "anytime", "claim": "save"}
+    )
+    cbq.register(resign_no, GameCB.filter(F.a == Act.RESIGN_NO), flags={"claim": "none"})
+    cbq.register(rematch, GameCB.filter(F.a == Act.REMATCH))
+    cbq.register(why, GameCB.filter(F.a == Act.WHY), flags={"tap": "load"})
+    cbq.register(
+        hint_button, GameCB.filter(F.a == Act.HINT), flags={"tap": "load", "claim": "none"}
+    )
+    msg = r.message
+    msg.register(typed, Command("move", "m", "undo"), flags={"claim": "save"})
+    msg.register(
+        typed, F.chat.type == "private", F.text.regexp(NOTATION_RE), flags={"claim": "save"}
+    )
+    msg.register(board, Command("board"))
+    msg.register(resign, Command("resign"))
+    msg.register(hint, Command("hint"))
+    return r

@@ -1,6 +1,6 @@
 """/rules: a menu of topics, answers to questions, and "why?" explanations.
 
-The words and the matching live in :mod:`bot.knowledge`; the pictures come from the renderer.
+The words and the matching live in :mod:`teacher`; the pictures come from the renderer.
 This module only decides what to show where:
 
 * ``/rules`` opens a menu (Long / Short / General → topics) that is navigated in place, so a
@@ -10,7 +10,10 @@ This module only decides what to show where:
   history while the menu moves on;
 * ``/rules <words>`` (anywhere) and plain text in a private chat are questions for the
   matcher. The play router sees text first and takes move notation; this router is included
-  last, so it only gets what nobody else wanted.
+  last, so it only gets what nobody else wanted;
+* a question about the position (``/why 13/7``, «почему нельзя 13/7?», "why can't I bear
+  off?") from the player to move is answered from the engine on the game's position and dice
+  (:mod:`teacher.position`), with a picture of the board and the rule's topic one tap away.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import html
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from aiogram import F, Router
 from aiogram.exceptions import TelegramBadRequest
@@ -34,13 +37,24 @@ from aiogram.types import (
     Message,
 )
 
-import storage
 from bot.boards import GONE
 from bot.callbacks import RulesCB
-from bot.gameplay import GameService, Snapshot
-from bot.handlers.util import thread_of
-from bot.house_rules import chat_defaults, describe
-from bot.knowledge import (
+from bot.house_rules import describe
+from bot.outbox import Outbox
+from bot.presenter import (
+    ChatView,
+    board_options,
+    burned_dice,
+    event_line,
+    last_play_event,
+    localized,
+)
+from bot.texts import h, t
+from engine import BAR, Phase, Side, Turn, get_variant
+from engine.textpos import parse_position
+from gameplay import GameService, Place, Snapshot
+from renderer import EN_LABELS, RU_LABELS, BoardOptions, render_board
+from teacher import (
     Lang,
     Topic,
     Variant,
@@ -51,14 +65,7 @@ from bot.knowledge import (
     match,
     topics_for_rule,
 )
-from bot.outbox import Outbox
-from bot.presenter import ChatView, board_options, burned_dice, event_line, last_play_event
-from bot.texts import h, t
-from engine import Side
-from engine.textpos import parse_position
-from renderer import EN_LABELS, RU_LABELS, BoardOptions, render_board
-
-router = Router(name="rules")
+from teacher.position import Ask, PositionAnswer, Verdict, explain, parse_intent
 
 T = TypeVar("T")
 
@@ -88,35 +95,35 @@ class RulesContext:
     house: str  # the "rules in force here" lines of the menu
     variant: Variant  # the game a topic about both games is drawn for
     game_variant: Variant | None  # the running game's variant, a hint for the matcher
+    snap: Snapshot | None = None  # the running game, for questions about its position
+
+
+def knowledge_variant(name: str) -> Variant:
+    """The knowledge base's name of an engine variant."""
+    return cast(Variant, get_variant(name).name)
 
 
 async def rules_context(
-    lang: str,
-    store: storage.Storage,
-    games: GameService,
-    message: Message,
-    user_id: int | None,
+    lang: str, games: GameService, place: Place, user_id: int | None
 ) -> RulesContext:
-    snap = await games.find_for_chat(
-        message.chat.id, thread_of(message), user_id, private=message.chat.type == "private"
-    )
+    snap = await games.find_for_chat(place, user_id)
     if snap is not None:
-        variant: Variant = "short" if snap.match.variant_name == "short" else "long"
+        variant = knowledge_variant(snap.match.variant_name)
         house = t(
             lang,
             "rules_house_game",
             variant=t(lang, f"variant_{variant}"),
             rules=describe(lang, variant, snap.match.options),
         )
-        return RulesContext(house, variant, variant)
-    defaults = await chat_defaults(store, message.chat.id)
+        return RulesContext(house, variant, variant, snap)
+    defaults = await games.chats.defaults(place.chat_id)
     long_rules = describe(lang, "long", defaults.options)
     short_rules = describe(lang, "short", defaults.options)
     if long_rules == short_rules == t(lang, "opt_standard"):
         house = t(lang, "rules_house_standard")
     else:
         house = t(lang, "rules_house_chat", long=long_rules, short=short_rules)
-    return RulesContext(house, "short" if defaults.variant == "short" else "long", None)
+    return RulesContext(house, knowledge_variant(defaults.variant), None)
 
 
 def topic_label(lang: str, topic: Topic) -> str:
@@ -129,7 +136,7 @@ def topics_in(section: str) -> list[Topic]:
     topics common to both games; in RULES.md §8 order, which is the order one learns in."""
     if section == "general":
         return [topic for topic in all_topics() if topic.applies_to == "both"]
-    variant: Variant = "short" if section == "short" else "long"
+    variant = knowledge_variant(section)
     return [topic for topic in all_topics() if topic.applies(variant)]
 
 
@@ -228,7 +235,7 @@ def diagram_picture(key: str, lang: str) -> bytes:
     Pure, so it is computed once per (diagram, language) and kept: the catalogue holds a
     dozen diagrams.
     """
-    from bot.knowledge import DIAGRAMS
+    from teacher import DIAGRAMS
 
     diagram = DIAGRAMS[key]
     position = parse_position(diagram.variant, diagram.position)
@@ -330,6 +337,7 @@ async def send_topic_for_rule(
     if snap is None:
         await show_topic(message, lang, topic)
         return
+    snap = localized(snap, lang)
     lead = ""
     event = last_play_event(snap.game)
     if (
@@ -344,8 +352,141 @@ async def send_topic_for_rule(
             lead = "❓ " + h(rejection.message(as_lang(lang)))
     options = forfeit_options(snap, _game_view(message, lang))
     picture = await asyncio.to_thread(render_board, snap.game.current_position, options)
-    variant: Variant = "short" if snap.match.variant_name == "short" else "long"
+    variant = knowledge_variant(snap.match.variant_name)
     await show_topic(message, lang, topic, variant=variant, lead=lead, picture=picture)
+
+
+# ---- questions about the position on the table -----------------------------------------------
+
+
+def asker_turn(snap: Snapshot, user_id: int | None) -> Turn | None:
+    """The turn being played, if ``user_id`` is the player to move and the dice are rolled:
+    only then are "why can't I play 13/7" and the dice the asker's own."""
+    game = snap.game
+    if game.phase is not Phase.MOVE or game.dice is None or user_id is None:
+        return None
+    if snap.user_ids.get(game.seat_to_act) != user_id:
+        return None
+    return game.turn
+
+
+def _reason_line(lang: str, rule_id: str) -> str:
+    rejection = get_rejection(rule_id)
+    text = rejection.text.get(as_lang(lang)) if rejection is not None else rule_id
+    return f"{h(text)} ({h(rule_id)})"
+
+
+def _plays_line(lang: str, answer: PositionAnswer) -> str:
+    if not answer.plays:
+        return ""
+    more = t(lang, "rules_pos_more", n=answer.more) if answer.more else ""
+    return t(lang, "rules_pos_plays", plays=h(", ".join(answer.plays)) + more)
+
+
+def position_text(lang: str, answer: PositionAnswer, dice: tuple[int, int]) -> str:
+    """The answer in the asker's language (HTML; every engine text escaped)."""
+    intent = answer.intent
+    roll = f"{dice[0]}-{dice[1]}"
+    lines: list[str] = []
+    if answer.verdict is Verdict.NO_MOVES:
+        lines.append(t(lang, "rules_pos_no_moves", dice=roll))
+    elif answer.verdict is Verdict.UNREADABLE:
+        lines.append(t(lang, "rules_pos_unreadable", move=h(intent.move)))
+    elif intent.ask is Ask.MOVE:
+        if answer.verdict is Verdict.ILLEGAL and answer.rule_id:
+            lines.append(
+                t(
+                    lang,
+                    "rules_pos_illegal",
+                    move=h(intent.move),
+                    reason=_reason_line(lang, answer.rule_id),
+                )
+            )
+        else:
+            key = "rules_pos_legal_whole" if answer.complete else "rules_pos_legal"
+            lines.append(t(lang, key, move=h(intent.move), dice=roll))
+            lines.append(_plays_line(lang, answer))
+    elif intent.ask is Ask.FROM_POINT:
+        point = t(lang, "rules_pos_bar") if intent.point == BAR else str(intent.point)
+        if answer.verdict is Verdict.LEGAL:
+            lines.append(t(lang, "rules_pos_from", point=point, steps=h(", ".join(answer.steps))))
+            lines.append(_plays_line(lang, answer))
+        else:
+            lines.append(t(lang, "rules_pos_from_none", point=point, dice=roll))
+            for item in answer.by_die:
+                reason = _reason_line(lang, item.reason.rule_id)
+                lines.append(f"• {item.die}: {reason}" if item.die else f"• {reason}")
+    elif intent.ask is Ask.BEAR_OFF:
+        if answer.verdict is Verdict.LEGAL:
+            lines.append(t(lang, "rules_pos_bear", steps=h(", ".join(answer.steps))))
+        elif answer.rule_id:
+            lines.append(t(lang, "rules_pos_bear_none", reason=_reason_line(lang, answer.rule_id)))
+    else:
+        lines.append(t(lang, "rules_pos_all", dice=roll))
+        lines.append(_plays_line(lang, answer))
+    if answer.passes and answer.verdict is not Verdict.NO_MOVES:
+        lines.append(t(lang, "rules_pos_passes"))
+    return "\n".join(line for line in lines if line)
+
+
+def position_keyboard(lang: str, answer: PositionAnswer) -> InlineKeyboardMarkup:
+    """The topic that explains the rule (when one is named) and the menu."""
+    buttons: list[InlineKeyboardButton] = []
+    topics = topics_for_rule(answer.rule_id) if answer.rule_id else []
+    if topics:
+        buttons.append(
+            _button("📖 " + topic_label(lang, topics[0]), RulesCB(view="topic", key=topics[0].id))
+        )
+    buttons.append(_button(t(lang, "rules_btn_menu"), RulesCB(view="menu", key=MENU_NEW)))
+    return InlineKeyboardMarkup(inline_keyboard=_rows(buttons))
+
+
+async def answer_position(
+    message: Message,
+    lang: str,
+    snap: Snapshot,
+    turn: Turn,
+    answer: PositionAnswer,
+    outbox: Outbox | None,
+) -> None:
+    """The answer over a picture of the board as it stands, the asked points marked."""
+    game = snap.game
+    options = replace(
+        board_options(localized(snap, lang), _game_view(message, lang)),
+        numbering=game.side_to_move,
+        highlight_points=frozenset(answer.highlight),
+    )
+    picture = await asyncio.to_thread(render_board, game.current_position, options)
+    caption = position_text(lang, answer, turn.dice)
+    photo = BufferedInputFile(picture, filename="rules-position.jpg")
+    keyboard = position_keyboard(lang, answer)
+    await _deliver(
+        outbox,
+        message.chat.id,
+        lambda: message.answer_photo(photo, caption=caption, reply_markup=keyboard),
+    )
+
+
+async def try_position_question(
+    message: Message,
+    lang: str,
+    question: str,
+    context: RulesContext,
+    user_id: int | None,
+    outbox: Outbox | None,
+) -> bool:
+    """Answer ``question`` from the game's position if it is one and the asker is to move."""
+    if context.snap is None:
+        return False
+    intent = parse_intent(question[:QUESTION_LIMIT])
+    turn = asker_turn(context.snap, user_id) if intent is not None else None
+    if intent is None or turn is None:
+        return False
+    await answer_position(message, lang, context.snap, turn, explain(turn, intent), outbox)
+    return True
+
+
+# ---- questions about the rules ---------------------------------------------------------------
 
 
 async def answer_question(
@@ -354,9 +495,14 @@ async def answer_question(
     question: str,
     context: RulesContext,
     outbox: Outbox | None,
+    user_id: int | None = None,
 ) -> None:
-    """The best topic for ``question`` with the runners-up as buttons; an honest "I don't
-    know" with the menu when nothing is close enough."""
+    """A question about the position on the table (from the player to move) is answered
+    from the engine; any other gets the best topic, with the runners-up as buttons and a
+    close second named in a lead line; an honest "I don't know" with the menu when nothing
+    is close enough."""
+    if await try_position_question(message, lang, question, context, user_id, outbox):
+        return
     results = match(
         question[:QUESTION_LIMIT], lang_hint=as_lang(lang), variant=context.game_variant
     )
@@ -368,12 +514,17 @@ async def answer_question(
         )
         return
     best = results[0].topic
+    close = [r.topic for r in results[1:] if r.close]
+    lead = ""
+    if close:
+        lead = t(lang, "rules_close", topic=h(close[0].title.get(as_lang(lang))))
     await show_topic(
         message,
         lang,
         best,
         variant=context.variant,
         alternatives=[r.topic for r in results[1:]],
+        lead=lead,
         outbox=outbox,
     )
 
@@ -381,21 +532,20 @@ async def answer_question(
 # ---- handlers ---------------------------------------------------------------------------------
 
 
-@router.message(Command("rules"))
 async def rules_command(
     message: Message,
     command: CommandObject,
     lang: str,
-    store: storage.Storage,
+    place: Place,
     games: GameService,
     outbox: Outbox,
 ) -> None:
     """``/rules`` — the menu; ``/rules <question>`` — the answer."""
     user_id = message.from_user.id if message.from_user else None
-    context = await rules_context(lang, store, games, message, user_id)
+    context = await rules_context(lang, games, place, user_id)
     question = (command.args or "").strip()
     if question:
-        await answer_question(message, lang, question, context, outbox)
+        await answer_question(message, lang, question, context, outbox, user_id)
         return
     text = menu_text(lang, context, private=message.chat.type == "private")
     await _deliver(
@@ -403,12 +553,11 @@ async def rules_command(
     )
 
 
-@router.callback_query(RulesCB.filter())
 async def rules_button(
     query: CallbackQuery,
     callback_data: RulesCB,
     lang: str,
-    store: storage.Storage,
+    place: Place,
     games: GameService,
     outbox: Outbox,
 ) -> None:
@@ -425,7 +574,7 @@ async def rules_button(
             await query.answer(t(lang, "rules_topic_gone"), show_alert=True)
             return
         await query.answer()
-        context = await rules_context(lang, store, games, message, query.from_user.id)
+        context = await rules_context(lang, games, place, query.from_user.id)
         await show_topic(message, lang, topic, variant=context.variant, outbox=outbox)
         return
     if view == "variant" and key in SECTIONS:
@@ -435,7 +584,7 @@ async def rules_button(
         return
     if view == "menu":
         await query.answer()
-        context = await rules_context(lang, store, games, message, query.from_user.id)
+        context = await rules_context(lang, games, place, query.from_user.id)
         text = menu_text(lang, context, private=message.chat.type == "private")
         await _show_menu_page(
             message, text, menu_keyboard(lang), in_place=key == MENU_IN_PLACE, outbox=outbox
@@ -468,16 +617,54 @@ async def _show_menu_page(
     await outbox.run(chat_id, lambda: message.answer(text, reply_markup=keyboard))
 
 
-@router.message(F.chat.type == "private", F.text, ~F.text.startswith("/"))
 async def private_question(
     message: Message,
     lang: str,
-    store: storage.Storage,
+    place: Place,
     games: GameService,
     outbox: Outbox,
 ) -> None:
     """Plain text in a private chat that no other router took (moves are taken first) is a
     question about the rules. Groups are left alone: people talk there."""
     user_id = message.from_user.id if message.from_user else None
-    context = await rules_context(lang, store, games, message, user_id)
-    await answer_question(message, lang, message.text or "", context, outbox)
+    context = await rules_context(lang, games, place, user_id)
+    await answer_question(message, lang, message.text or "", context, outbox, user_id)
+
+
+async def why_command(
+    message: Message,
+    command: CommandObject,
+    lang: str,
+    place: Place,
+    games: GameService,
+    outbox: Outbox,
+) -> None:
+    """``/why <move>`` — why a move is (not) legal in the asker's game, from the engine; a
+    question that names no move or point goes to the topics like ``/rules <question>``."""
+    question = (command.args or "").strip()
+    if not question:
+        await _deliver(outbox, message.chat.id, lambda: message.answer(t(lang, "why_usage")))
+        return
+    user_id = message.from_user.id if message.from_user else None
+    context = await rules_context(lang, games, place, user_id)
+    if await try_position_question(message, lang, question, context, user_id, outbox):
+        return
+    if parse_intent(question[:QUESTION_LIMIT]) is not None:
+        # A move or a point, but these are not the asker's dice: say when it works.
+        await _deliver(
+            outbox,
+            message.chat.id,
+            lambda: message.answer(t(lang, "why_no_turn"), reply_markup=menu_keyboard(lang)),
+        )
+        return
+    await answer_question(message, lang, question, replace(context, snap=None), outbox, user_id)
+
+
+def router() -> Router:
+    """Included last: it takes only what no other router wanted (see the module doc)."""
+    r = Router(name="rules")
+    r.message.register(rules_command, Command("rules"))
+    r.message.register(why_command, Command("why"))
+    r.callback_query.register(rules_button, RulesCB.filter())
+    r.message.register(private_question, F.chat.type == "private", F.text, ~F.text.startswith("/"))
+    return r

@@ -13,7 +13,6 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-import storage
 from bot.boards import GONE
 from bot.callbacks import SettingsCB
 from bot.handlers.util import is_admin
@@ -27,16 +26,13 @@ from bot.house_rules import (
     ChatDefaults,
     SettingError,
     apply_setting,
-    chat_defaults,
     cube_state,
     describe,
     next_value,
-    save_chat_defaults,
 )
 from bot.outbox import Outbox
 from bot.texts import t
-
-router = Router(name="settings")
+from gameplay import Actor, GameService, Place
 
 ON, OFF = "✅", "▫️"
 
@@ -104,28 +100,32 @@ async def _may_edit(bot: Bot, message: Message, user_id: int) -> bool:
     return await is_admin(bot, message.chat.id, user_id)
 
 
-@router.message(Command("settings"))
 async def settings(
-    message: Message, lang: str, store: storage.Storage, bot: Bot, outbox: Outbox
+    message: Message,
+    lang: str,
+    actor: Actor,
+    place: Place,
+    games: GameService,
+    bot: Bot,
+    outbox: Outbox,
 ) -> None:
     """Show the chat's defaults with a switch for each (administrators only in groups)."""
-    assert message.from_user is not None
-    if not await _may_edit(bot, message, message.from_user.id):
+    if not await _may_edit(bot, message, actor.user_id):
         await outbox.run(message.chat.id, lambda: message.answer(t(lang, "set_admins_only")))
         return
-    private = message.chat.type == "private"
-    defaults = await chat_defaults(store, message.chat.id)
+    private = place.private
+    defaults = await games.chats.defaults(place.chat_id)
     text = settings_text(lang, defaults, private=private)
     keyboard = settings_keyboard(lang, defaults, private=private)
     await outbox.run(message.chat.id, lambda: message.answer(text, reply_markup=keyboard))
 
 
-@router.callback_query(SettingsCB.filter())
 async def settings_tap(
     query: CallbackQuery,
     callback_data: SettingsCB,
     lang: str,
-    store: storage.Storage,
+    place: Place,
+    games: GameService,
     bot: Bot,
     outbox: Outbox,
 ) -> None:
@@ -137,8 +137,8 @@ async def settings_tap(
     if not await _may_edit(bot, message, query.from_user.id):
         await query.answer(t(lang, "set_admins_only"), show_alert=True)
         return
-    private = message.chat.type == "private"
-    defaults = await chat_defaults(store, message.chat.id)
+    private = place.private
+    defaults = await games.chats.defaults(place.chat_id)
     try:
         changed = apply_setting(defaults, callback_data.field, callback_data.value)
     except SettingError:
@@ -148,7 +148,7 @@ async def settings_tap(
         # A tap on an older copy of the screen: nothing to save, but show the current state.
         await query.answer(t(lang, "set_same"))
     else:
-        await save_chat_defaults(store, message.chat.id, message.chat.type, changed)
+        await games.chats.save_defaults(place.chat_id, message.chat.type, changed)
         await query.answer(t(lang, "set_saved"))
     text = settings_text(lang, changed, private=private)
     keyboard = settings_keyboard(lang, changed, private=private)
@@ -161,3 +161,10 @@ async def settings_tap(
             raise
         # the screen was deleted or is too old to edit: the change is saved; show it anew
         await outbox.run(message.chat.id, lambda: message.answer(text, reply_markup=keyboard))
+
+
+def router() -> Router:
+    r = Router(name="settings")
+    r.message.register(settings, Command("settings"))
+    r.callback_query.register(settings_tap, SettingsCB.filter())
+    return r

@@ -6,22 +6,16 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-import storage
 from bot.handlers.util import parse_new_args
-from bot.house_rules import chat_defaults
-from bot.middlewares import display_name
 from bot.texts import h, t
+from engine.variants import VARIANTS
+from gameplay import Actor, GameService, Place
 
-router = Router(name="stats")
 
-
-@router.message(Command("stats"))
-async def stats(message: Message, lang: str, store: storage.Storage) -> None:
+async def stats(message: Message, lang: str, actor: Actor, games: GameService) -> None:
     """The user's record per variant, against people and the computer, and ratings."""
-    assert message.from_user is not None
-    uid = message.from_user.id
-    records = [r for r in await store.list_user_stats(uid) if r.games]
-    lines = [t(lang, "stats_title", name=h(display_name(message.from_user)))]
+    records = await games.records(actor.user_id)
+    lines = [t(lang, "stats_title", name=h(actor.name))]
     if not records:
         lines.append(t(lang, "stats_none"))
     for rec in sorted(records, key=lambda r: (str(r.variant), r.vs_ai)):
@@ -40,8 +34,8 @@ async def stats(message: Message, lang: str, store: storage.Storage) -> None:
                 lost=rec.points_lost,
             )
         )
-    for variant in ("long", "short"):
-        rating = await store.get_rating(uid, variant)
+    for variant in VARIANTS:
+        rating = await games.rating(actor.user_id, variant)
         if rating.games:
             lines.append(
                 t(
@@ -54,13 +48,13 @@ async def stats(message: Message, lang: str, store: storage.Storage) -> None:
     await message.answer("\n".join(lines))
 
 
-@router.message(Command("top"))
-async def top(message: Message, command: CommandObject, lang: str, store: storage.Storage) -> None:
+async def top(
+    message: Message, command: CommandObject, lang: str, place: Place, games: GameService
+) -> None:
     """The chat's leaderboard (in a private chat: the global one)."""
-    defaults = await chat_defaults(store, message.chat.id)
+    defaults = await games.chats.defaults(place.chat_id)
     variant, _ = parse_new_args(command.args, defaults.variant, 1)
-    chat_id = message.chat.id if message.chat.type != "private" else None
-    entries = await store.leaderboard(variant, chat_id=chat_id, limit=10)
+    entries = await games.leaderboard(variant, place)
     name = t(lang, f"variant_{variant}")
     if not entries:
         await message.answer(t(lang, "top_empty", variant=name))
@@ -78,3 +72,10 @@ async def top(message: Message, command: CommandObject, lang: str, store: storag
             )
         )
     await message.answer("\n".join(lines))
+
+
+def router() -> Router:
+    r = Router(name="stats")
+    r.message.register(stats, Command("stats"))
+    r.message.register(top, Command("top"))
+    return r

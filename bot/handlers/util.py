@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.types import CallbackQuery, Message
-
-from bot.texts import t
 
 VARIANT_WORDS = {
     "long": "long",
@@ -43,16 +40,3 @@ async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
     except (TelegramBadRequest, TelegramForbiddenError):
         return False
     return member.status in ("creator", "administrator")
-
-
-def thread_of(message: Message) -> int:
-    """The forum topic of a message (0 outside topics)."""
-    if message.is_topic_message and message.message_thread_id:
-        return message.message_thread_id
-    return 0
-
-
-async def answer_error(
-    query: CallbackQuery, lang: str, key: str, *, alert: bool = False, **params: object
-) -> None:
-    await query.answer(t(lang, key, **params), show_alert=alert)

@@ -6,6 +6,7 @@ players speak it); a missing English entry falls back to Russian rather than cra
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from bot.texts import en, ru
@@ -40,3 +41,13 @@ def t(lang: str, key: str, **params: object) -> str:
 def h(text: object) -> str:
     """Escape user-provided text (names, notation) for Telegram HTML."""
     return escape(str(text), quote=False)
+
+
+_NOTATION_WORDS = re.compile(r"\b(bar|off)\b")
+
+
+def localized_notation(lang: str, notation: str) -> str:
+    """A play's canonical notation (``bar/22* 6/off``) with the bar and bearing off named as
+    the catalog names them (``бар/22* 6/выброс`` in Russian), so captions use the buttons'
+    words. Typed input accepts both forms (:mod:`engine.notation`)."""
+    return _NOTATION_WORDS.sub(lambda m: t(lang, m.group(1)), notation)

@@ -20,6 +20,7 @@ TEXTS: dict[str, str] = {
         "/hint — a hint (in games against the computer)\n"
         "/stats — your statistics, /top — the chat's leaderboard\n"
         "/rules — rules and questions, /settings — this chat's house rules\n"
+        "/why 13/7 — why that move is or is not legal in your game\n"
         "/lang ru|en — language\n\n"
         "The point numbers on the picture are yours: 24 is your farthest point, 1 the last "
         "before bearing off, <code>bar</code> is the bar, <code>off</code> bears off."
@@ -28,6 +29,7 @@ TEXTS: dict[str, str] = {
     "lang_usage": "Usage: /lang ru or /lang en",
     "lang_admins_only": "Only administrators can change the group's language.",
     "internal_error": "Something went wrong. Please try again — the game is safe.",
+    "button_invalid": "This button is no longer valid.",
     "group_only": "This command works in a group.",
     "private_only": "This command works in a private chat with the bot.",
     # ---- game errors -----------------------------------------------------------------------
@@ -40,11 +42,20 @@ TEXTS: dict[str, str] = {
     "no_game": "There is no game here right now. Start one: /new",
     "bad_notation": "I can't read that move: {detail}.\nExample: <code>/move 24/18 13/11</code>, "
     "<code>bar/22</code>, <code>6/off</code>.",
+    # Why typed text is not a move (engine.NotationCode; parameters as its docstring lists).
+    "notation.bad_point": "I can't read the point “{point}”",
+    "notation.point_range": "there is no point {point}: points go from 1 to 24",
+    "notation.not_from_to": "a move is written from/to, e.g. 24/18, not “{token}”",
+    "notation.from_off": "a move cannot start from off: “{token}”",
+    "notation.to_bar": "a move cannot end on the bar: “{token}”",
+    "notation.backwards": "checkers move from higher to lower points; “{token}” goes backwards",
+    "notation.too_many_steps": "a turn has at most {limit} steps, this one has {count}",
     "rejected_generic": "this move breaks the rules",
     "rejected": "⛔ Move rejected: {rule}",
     "move_usage": "Write the move after the command, e.g. <code>/move 24/18 13/11</code>",
     "nothing_to_undo": "Nothing to undo.",
     "no_dice_yet": "The dice have not been rolled yet.",
+    "wrong_phase": "That cannot be done right now.",
     # ---- invitations and lobby -------------------------------------------------------------
     "invite_unknown": "Invitation not found.",
     "invite_own": "This is your own invitation — waiting for an opponent.",
@@ -58,6 +69,8 @@ TEXTS: dict[str, str] = {
     "lobby_started": "✅ The game has started: {white} ⚪ vs {black} ⚫.",
     "challenge": "🎲 <b>{inviter}</b> challenges {invitee} to {variant}{length}.\n{rules}",
     "challenge_declined": "🙅 {invitee} declined the game.",
+    "rematch_offer": "🔁 <b>{inviter}</b> offers {invitee} a rematch: {variant}{length}.",
+    "rematch_sent": "Rematch offered: waiting for the answer.",
     "challenge_need_reply": "Send /challenge as a reply to a message of the player you challenge.",
     "challenge_self": "You can't challenge yourself 🙂",
     "challenge_bot": "I don't play bots — challenge a person.",
@@ -82,7 +95,9 @@ TEXTS: dict[str, str] = {
     "{link}\n\nThe link works for {hours} h. Cancel: /cancel",
     "btn_share": "📨 Share",
     "share_text": "Shall we play nardy ({variant})?",
-    "invite_accepted_inviter": "✅ {name} accepted! The board is below.",
+    "invite_accepted_inviter": (
+        "✅ {name} accepted the invitation! The board is in the message above."
+    ),
     # ---- board -----------------------------------------------------------------------------
     "variant_long": "long nardy",
     "variant_short": "short nardy",
@@ -165,6 +180,7 @@ TEXTS: dict[str, str] = {
     "cmd_hint": "Hint",
     "cmd_stats": "My statistics",
     "cmd_top": "Chat leaderboard",
+    "cmd_why": "Why a move is (not) legal here",
     "cmd_rules": "Nardy rules",
     "cmd_settings": "This chat's house rules",
     "cmd_lang": "Language: ru / en",
@@ -201,6 +217,27 @@ TEXTS: dict[str, str] = {
     "rules_list_general": "📖 <b>General rules</b> (both games) — pick a topic:",
     "rules_unknown": "🤷 I don't know that one. Try other words — say, “when does a die burn” or "
     "“what is mars” — or pick a topic:",
+    "rules_close": "🔎 If you meant something else — maybe “{topic}”? The button is below.",
+    "rules_pos_illegal": "❌ <b>{move}</b> is not allowed: {reason}",
+    "rules_pos_legal": "✅ <b>{move}</b> can be played with {dice} — as part of a play.",
+    "rules_pos_legal_whole": "✅ <b>{move}</b> with {dice} is a whole legal play.",
+    "rules_pos_plays": "Whole plays: {plays}",
+    "rules_pos_more": " and {n} more",
+    "rules_pos_from": "✅ From {point} you can play: {steps}.",
+    "rules_pos_from_none": "❌ Nothing can move from {point} with {dice} now:",
+    "rules_pos_bar": "the bar",
+    "rules_pos_bear": "✅ You can bear off: {steps}.",
+    "rules_pos_bear_none": "❌ You cannot bear off now: {reason}",
+    "rules_pos_all": "Your plays with {dice}:",
+    "rules_pos_no_moves": "🔥 {dice} cannot be played at all: the dice burn and the turn passes "
+    "(C-22).",
+    "rules_pos_passes": "🔥 This roll has no legal play at all — the turn passes (C-22).",
+    "rules_pos_unreadable": "I can't read the move “{move}”. Write it like 13/7, 24/18 13/11, "
+    "bar/20, 6/off.",
+    "why_usage": "Write a move after the command, e.g. <code>/why 13/7</code>, and I'll explain "
+    "it on your game's position. General rules: /rules",
+    "why_no_turn": "I explain moves on the position when it is your turn and the dice are rolled. "
+    "The general rules are in the menu:",
     "rules_topic_gone": "That topic is gone — open /rules.",
     "rt_board": "Board & home",
     "rt_setup": "Setup",

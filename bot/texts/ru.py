@@ -20,14 +20,17 @@ TEXTS: dict[str, str] = {
         "/hint — подсказка (в игре с компьютером)\n"
         "/stats — ваша статистика, /top — рейтинг чата\n"
         "/rules — правила и ответы на вопросы, /settings — правила чата\n"
+        "/why 13/7 — почему этот ход можно или нельзя в вашей партии\n"
         "/lang ru|en — язык\n\n"
         "Номера пунктов на картинке — ваши: 24 — самый дальний пункт, 1 — последний перед "
-        "выбросом, <code>bar</code> — бар, <code>off</code> — выброс."
+        "выбросом; «бар» — шашки на баре, «выброс» — снять шашку с доски "
+        "(можно писать и <code>bar</code>, <code>off</code>)."
     ),
     "lang_set": "Язык: русский 🇷🇺",
     "lang_usage": "Использование: /lang ru или /lang en",
     "lang_admins_only": "Язык группы меняют только администраторы.",
     "internal_error": "Что-то пошло не так. Попробуйте ещё раз — игра не пострадала.",
+    "button_invalid": "Эта кнопка больше не действует.",
     "group_only": "Эта команда работает в группе.",
     "private_only": "Эта команда работает в личном чате с ботом.",
     # ---- ошибки игры -----------------------------------------------------------------------
@@ -39,12 +42,21 @@ TEXTS: dict[str, str] = {
     "game_exists": "Здесь уже идёт игра. Доска: /board, сдаться: /resign.",
     "no_game": "Здесь сейчас нет игры. Начать: /new",
     "bad_notation": "Не понял ход: {detail}.\nПример: <code>/move 24/18 13/11</code>, "
-    "<code>bar/22</code>, <code>6/off</code>.",
+    "<code>бар/22</code>, <code>6/выброс</code>.",
+    # Why typed text is not a move (engine.NotationCode; parameters as its docstring lists).
+    "notation.bad_point": "не могу прочитать пункт «{point}»",
+    "notation.point_range": "пункта {point} нет: пункты — от 1 до 24",
+    "notation.not_from_to": "ход пишется «откуда/куда», например 24/18, а здесь «{token}»",
+    "notation.from_off": "ход не может начинаться с выброса: «{token}»",
+    "notation.to_bar": "ход не может заканчиваться на баре: «{token}»",
+    "notation.backwards": "шашки ходят с больших пунктов на меньшие, а «{token}» — назад",
+    "notation.too_many_steps": "за ход не больше {limit} шагов, а здесь {count}",
     "rejected_generic": "этот ход нарушает правила",
     "rejected": "⛔ Ход отклонён: {rule}",
     "move_usage": "Напишите ход после команды, например: <code>/move 24/18 13/11</code>",
     "nothing_to_undo": "Отменять нечего.",
     "no_dice_yet": "Кости ещё не брошены.",
+    "wrong_phase": "Сейчас этого сделать нельзя.",
     # ---- приглашения и лобби ---------------------------------------------------------------
     "invite_unknown": "Приглашение не найдено.",
     "invite_own": "Это ваше приглашение — ждём соперника.",
@@ -58,7 +70,9 @@ TEXTS: dict[str, str] = {
     "lobby_cancelled": "❌ Игра отменена.",
     "lobby_started": "✅ Игра началась: {white} ⚪ против {black} ⚫.",
     "challenge": "🎲 <b>{inviter}</b> вызывает {invitee} на партию: {variant}{length}.\n{rules}",
-    "challenge_declined": "🙅 {invitee} отказался от игры.",
+    "challenge_declined": "🙅 {invitee}: вызов отклонён.",
+    "rematch_offer": "🔁 <b>{inviter}</b> предлагает {invitee} реванш: {variant}{length}.",
+    "rematch_sent": "Предложение реванша отправлено: ждём ответа.",
     "challenge_need_reply": "Отправьте /challenge ответом на сообщение игрока, которого вызываете.",
     "challenge_self": "Нельзя вызвать самого себя 🙂",
     "challenge_bot": "С ботами не играю — вызовите человека.",
@@ -79,11 +93,11 @@ TEXTS: dict[str, str] = {
     "level_easy": "Лёгкий",
     "level_medium": "Средний",
     "level_hard": "Сильный",
-    "invite_link": "🔗 Отправьте другу эту ссылку — игра начнётся, когда он её откроет:\n"
+    "invite_link": "🔗 Отправьте другу эту ссылку — игра начнётся, как только её откроют:\n"
     "{link}\n\nСсылка действует {hours} ч. Отменить: /cancel",
     "btn_share": "📨 Поделиться",
     "share_text": "Сыграем в нарды ({variant})?",
-    "invite_accepted_inviter": "✅ {name} принял приглашение! Доска ниже.",
+    "invite_accepted_inviter": "✅ {name}: приглашение принято! Доска — в сообщении выше.",
     # ---- доска -----------------------------------------------------------------------------
     "variant_long": "длинные нарды",
     "variant_short": "короткие нарды",
@@ -97,13 +111,13 @@ TEXTS: dict[str, str] = {
     "cap_pass": "{name}: {dice} — ходов нет, ход пропущен ({rule})",
     "cap_burn": "{name}: {dice} · {play} — сгорело {burned} ({rule})",
     "cap_forced": " (единственный ход — сыгран автоматически)",
-    "cap_lot_long": "Жребий: {a} {da}, {b} {db} — {first} играет белыми и ходит первым",
-    "cap_lot_short": "Жребий: {a} {da}, {b} {db} — {first} ходит первым этими числами",
+    "cap_lot_long": "Жребий: {a} {da}, {b} {db} — белые и первый ход: {first}",
+    "cap_lot_short": "Жребий: {a} {da}, {b} {db} — первый ход этими числами: {first}",
     "cap_to_move": "👉 Ход: {name} {disc}",
     "cap_rolled": " · выпало {dice}",
     "cap_roll_or_double": " · бросок или удвоение",
     "cap_double": "⚖️ {name} предлагает удвоить до {value}. {other}: принять или сдаться?",
-    "cap_took": "{name} принял удвоение — куб {value}.",
+    "cap_took": "{name}: удвоение принято — куб {value}.",
     "cap_cube": "Куб: {value}{owner}",
     "cap_cube_owner": " (у {name})",
     "cap_steps": "Сыграно: {play}",
@@ -113,10 +127,10 @@ TEXTS: dict[str, str] = {
     "cap_over": "🏆 <b>{name}</b> побеждает: {kind}, +{points}",
     "cap_match_over": "🏁 Матч окончен: {name} выигрывает {a}:{b}",
     "cap_next_game": "▶️ Следующая игра началась — доска ниже.",
-    "cap_resigned": "{name} сдался.",
-    "cap_dropped": "{name} отказался от удвоения.",
+    "cap_resigned": "{name}: партия сдана.",
+    "cap_dropped": "{name}: удвоение не принято.",
     "cap_rating": "Рейтинг: {changes}",
-    "kind_oin": "ойн",
+    "kind_oin": "оин",
     "kind_mars": "марс",
     "kind_koks": "кокс",
     "kind_home_mars": "домашний марс",
@@ -143,10 +157,10 @@ TEXTS: dict[str, str] = {
     "hint_off": "Подсказки включены только в игре с компьютером (или если разрешены в /settings).",
     "hint_title": "💡 Лучшие ходы для {dice}:",
     "hint_none": "Сейчас нечего подсказать: дождитесь своего броска.",
-    "paused_blocked": "⚠️ {name} заблокировал бота или удалил чат — игра остановлена.",
+    "paused_blocked": "⚠️ {name}: бот заблокирован или чат удалён — игра остановлена.",
     # ---- статистика -------------------------------------------------------------------------
     "stats_title": "📊 <b>{name}</b>",
-    "stats_line": "{variant}{ai}: игр {games}, побед {wins} (ойн {oin}, марс {mars}, кокс {koks}), "
+    "stats_line": "{variant}{ai}: игр {games}, побед {wins} (оин {oin}, марс {mars}, кокс {koks}), "
     "очки +{won}/−{lost}",
     "stats_rating": "Рейтинг ({variant}): {rating}",
     "stats_vs_ai": " против компьютера",
@@ -166,6 +180,7 @@ TEXTS: dict[str, str] = {
     "cmd_hint": "Подсказка",
     "cmd_stats": "Моя статистика",
     "cmd_top": "Рейтинг чата",
+    "cmd_why": "Почему ход нельзя (по позиции)",
     "cmd_rules": "Правила нард",
     "cmd_settings": "Правила этого чата",
     "cmd_lang": "Язык: ru / en",
@@ -177,7 +192,7 @@ TEXTS: dict[str, str] = {
     "opt_block_needs_home": "блок из 6 — только когда шашка соперника дошла до дома",
     "opt_first_move_lot_dice": "первый ход — числами жребия",
     "opt_bearoff_next_turn": "выброс — только со следующего хода",
-    "opt_resign_as_oin": "сдача = ойн",
+    "opt_resign_as_oin": "сдача = оин",
     "opt_winner_starts_next": "следующую игру начинает победитель",
     "opt_crawford": "правило Кроуфорда",
     "opt_scoring_home_mars": "домашний марс ×3",
@@ -203,6 +218,26 @@ TEXTS: dict[str, str] = {
     "rules_list_general": "📖 <b>Общие правила</b> (для обеих игр) — выберите тему:",
     "rules_unknown": "🤷 Этого я не знаю. Спросите иначе — например, «когда сгорает зар» или "
     "«что такое марс» — или выберите тему:",
+    "rules_close": "🔎 Если вы о другом — может быть, «{topic}»? Кнопка ниже.",
+    "rules_pos_illegal": "❌ <b>{move}</b> нельзя: {reason}",
+    "rules_pos_legal": "✅ <b>{move}</b> с зарами {dice} сыграть можно — это часть хода.",
+    "rules_pos_legal_whole": "✅ <b>{move}</b> с зарами {dice} — это целый правильный ход.",
+    "rules_pos_plays": "Целые ходы: {plays}",
+    "rules_pos_more": " и ещё {n}",
+    "rules_pos_from": "✅ С {point} можно: {steps}.",
+    "rules_pos_from_none": "❌ С {point} с зарами {dice} сейчас не сходить:",
+    "rules_pos_bar": "бара",
+    "rules_pos_bear": "✅ Выбросить можно: {steps}.",
+    "rules_pos_bear_none": "❌ Выбрасывать сейчас нельзя: {reason}",
+    "rules_pos_all": "Ваши ходы с зарами {dice}:",
+    "rules_pos_no_moves": "🔥 С зарами {dice} ходов нет: зары сгорают, ход переходит к сопернику "
+    "(C-22).",
+    "rules_pos_passes": "🔥 С этими зарами ходов нет совсем — ход пропадает (C-22).",
+    "rules_pos_unreadable": "Не понял ход «{move}». Пишите так: 13/7, 24/18 13/11, bar/20, 6/off.",
+    "why_usage": "Напишите ход после команды, например <code>/why 13/7</code>, — объясню по "
+    "позиции вашей партии. Общие правила: /rules",
+    "why_no_turn": "Ход я объясняю по позиции, когда ваш ход и зары брошены. Общие правила — "
+    "в меню:",
     "rules_topic_gone": "Этой темы уже нет — откройте /rules.",
     "rt_board": "Доска и дом",
     "rt_setup": "Расстановка",
@@ -220,7 +255,7 @@ TEXTS: dict[str, str] = {
     "rt_bearoff_when": "Когда выбрасывать",
     "rt_bearoff_details": "Выброс: детали",
     "rt_last_checker": "Последняя шашка",
-    "rt_game_end": "Ойн, марс, кокс",
+    "rt_game_end": "Оин, марс, кокс",
     "rt_cube": "Куб удвоения",
     "rt_match": "Матч",
     "rt_resign_draw": "Сдача и ничья",
@@ -262,7 +297,7 @@ TEXTS: dict[str, str] = {
     "set_lbl_first_turn_any_double": "Любой дубль: 2 с головы",
     "set_lbl_no_obstacle_clause": "6-6, 4-4, 3-3 без оговорки",
     "set_lbl_bearoff_next_turn": "Выброс со след. хода",
-    "set_lbl_resign_as_oin": "Сдача = ойн",
+    "set_lbl_resign_as_oin": "Сдача = оин",
     "set_lbl_winner_starts_next": "Победитель начинает",
     "set_lbl_crawford": "Правило Кроуфорда",
 }

@@ -1,24 +1,26 @@
-"""The one place that owns SQLite connections.
+"""The one place that owns SQLite connections, and the one way the code talks to them.
 
-Layout (measured with benchmarks/storage_bench.py, figures in docs/storage.md):
+Every connection -- the writer and each reader -- is a plain ``sqlite3`` connection confined to
+a thread of its own (:class:`ConnectionThread`). A caller hands the thread a *whole function*
+(``fn(connection, ...)``) and awaits its result: one trip per transaction or per query, never
+one per statement. That is what made writes fast (figures in docs/storage.md, measured with
+benchmarks/storage_bench.py): aiosqlite sends one statement per trip to its thread, a move save
+is four statements, and the trips, not SQLite, were most of the cost (SQLite's own work is
+~0.04 ms per save, a trip ~0.1 ms of CPU and two context switches). Readers used aiosqlite
+until the same mechanism served both; a read is one function too.
 
-* **one writer**: a plain ``sqlite3`` connection confined to its own thread, where each write
-  transaction runs as *one* function, from ``BEGIN IMMEDIATE`` to ``COMMIT``.  aiosqlite sends
-  one statement per trip to its thread, and a move save is four statements; the trips, not
-  SQLite, were most of the cost (SQLite's own work is ~0.04 ms per save, a trip ~0.1 ms of CPU
-  and two context switches), so running the transaction in one trip more than doubled the
-  commits per second.  The thread's queue holds writers in FIFO order, which is the lock:
-  SQLite has one writer at a time anyway, and they wait in line here instead of spinning on
-  ``SQLITE_BUSY``.  Transactions that queue up while the thread is busy are committed together
-  (group commit: one fsync for many; see :class:`WriterThread`).  ``BEGIN IMMEDIATE`` makes
-  another process (a second bot, the ``sqlite3`` shell) be waited for through
+* **one writer**, where each write transaction runs as one function from ``BEGIN IMMEDIATE``
+  to ``COMMIT``. The thread's queue holds writers in FIFO order, which is the lock: SQLite has
+  one writer at a time anyway, and they wait in line here instead of spinning on
+  ``SQLITE_BUSY``. Transactions that queue up while the thread is busy are committed together
+  (group commit: one fsync for many; see :meth:`ConnectionThread.transaction`). ``BEGIN
+  IMMEDIATE`` makes another process (a second bot, the ``sqlite3`` shell) be waited for through
   ``busy_timeout`` at the start, never half-way.
-* **a small pool of aiosqlite reader connections** (``query_only``).  In WAL mode readers never
-  wait for the writer or each other; a load is one statement, so aiosqlite's trip model costs
-  nothing extra there.
+* **a small pool of readers** (``query_only``). In WAL mode readers never wait for the writer or
+  each other.
 
 WAL checkpoints (copying the WAL into the main file) stay SQLite's default: the writer runs one
-inside the commit that crosses 1,000 WAL pages.  A background checkpointer on its own connection
+inside the commit that crosses 1,000 WAL pages. A background checkpointer on its own connection
 was tried and measured: with whole transactions in one trip it gave no gain in throughput and a
 longer worst case (its fsync of the main file competes with the commits' fsync of the WAL).
 
@@ -33,12 +35,10 @@ import functools
 import queue
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
-
-import aiosqlite
 
 from storage.errors import ConstraintError, DatabaseError, StorageError
 
@@ -86,30 +86,16 @@ def _check_pragma(statement: str, expected: object, answer: object) -> None:
         raise StorageError(f"PRAGMA {statement} answered {answer!r}, expected {expected!r}")
 
 
-def configure_sync(
-    conn: sqlite3.Connection, *, synchronous: Synchronous, busy_timeout_ms: int
+def configure(
+    conn: sqlite3.Connection, *, synchronous: Synchronous, busy_timeout_ms: int, read_only: bool
 ) -> None:
-    """Apply :func:`pragma_plan` to a plain (writer) connection."""
-    plan = pragma_plan(synchronous=synchronous, busy_timeout_ms=busy_timeout_ms, read_only=False)
-    for statement, expected in plan:
-        row = conn.execute(f"PRAGMA {statement}").fetchone()
-        _check_pragma(statement, expected, None if row is None else row[0])
-
-
-async def configure_async(
-    conn: aiosqlite.Connection,
-    *,
-    synchronous: Synchronous,
-    busy_timeout_ms: int,
-    read_only: bool,
-) -> None:
-    """Apply :func:`pragma_plan` to an aiosqlite (reader) connection."""
+    """Apply :func:`pragma_plan` to a connection."""
     plan = pragma_plan(
         synchronous=synchronous, busy_timeout_ms=busy_timeout_ms, read_only=read_only
     )
     for statement, expected in plan:
-        rows = list(await conn.execute_fetchall(f"PRAGMA {statement}"))
-        _check_pragma(statement, expected, rows[0][0] if rows else None)
+        row = conn.execute(f"PRAGMA {statement}").fetchone()
+        _check_pragma(statement, expected, None if row is None else row[0])
 
 
 @contextlib.contextmanager
@@ -148,24 +134,34 @@ def _settle(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
             future.set_exception(value)
 
 
-class WriterThread:
-    """The writer connection and the thread it lives in.
+class ConnectionThread:
+    """One connection and the thread it lives in; every call runs there as one function.
 
-    Calls run in FIFO order. Write transactions that are already waiting when the thread
-    becomes free are committed together (*group commit*): one ``BEGIN IMMEDIATE``, each body
-    in its own ``SAVEPOINT`` (a body that raises is rolled back alone and only its caller sees
-    the error), one ``COMMIT`` — so one fsync — for all of them, and the results are handed
-    back in one wake-up of the event loop. Every caller still returns only after its commit is
-    on disk, and sees exactly what a transaction of its own would have done: the bodies run one
-    after another, each sees the ones before it. Under the bot's load test (~400 commits/s)
-    this took most of the time out of waiting for the writer.
+    Calls run in FIFO order. Write transactions (:meth:`transaction`, the writer's) that are
+    already waiting when the thread becomes free are committed together (*group commit*): one
+    ``BEGIN IMMEDIATE``, each body in its own ``SAVEPOINT`` (a body that raises is rolled back
+    alone and only its caller sees the error), one ``COMMIT`` — so one fsync — for all of them,
+    and the results are handed back in one wake-up of the event loop. Every caller still
+    returns only after its commit is on disk, and sees exactly what a transaction of its own
+    would have done: the bodies run one after another, each sees the ones before it. Measured
+    with one write per tap (docs/storage.md), it doubles the writes per second under load.
     """
 
     #: The most transactions committed together.
     MAX_GROUP = 64
 
-    def __init__(self, path: Path, *, synchronous: Synchronous, busy_timeout_ms: int) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        synchronous: Synchronous,
+        busy_timeout_ms: int,
+        read_only: bool = False,
+        name: str = "sqlite-writer",
+    ) -> None:
         self.path = path
+        self.name = name
+        self.read_only = read_only
         self._synchronous: Synchronous = synchronous
         self._busy_timeout_ms = busy_timeout_ms
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
@@ -181,7 +177,7 @@ class WriterThread:
         ``check`` runs before any PRAGMA that could change the file (the journal mode is stored
         in it), so a database we refuse -- too new, or not ours -- is left untouched.
         """
-        self._thread = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
+        self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
         self._thread.start()
         await self._submit(functools.partial(self._open, check=check), transaction=False)
 
@@ -193,8 +189,11 @@ class WriterThread:
             conn.row_factory = sqlite3.Row
             if check is not None:
                 check(conn)
-            configure_sync(
-                conn, synchronous=self._synchronous, busy_timeout_ms=self._busy_timeout_ms
+            configure(
+                conn,
+                synchronous=self._synchronous,
+                busy_timeout_ms=self._busy_timeout_ms,
+                read_only=self.read_only,
             )
         except BaseException:
             conn.close()
@@ -215,8 +214,8 @@ class WriterThread:
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """Call ``fn(connection, ...)`` in the writer thread, after every earlier call, outside
-        any transaction (migrations manage their own)."""
+        """Call ``fn(connection, ...)`` in this connection's thread, after every earlier call,
+        outside any transaction (a read; migrations manage their own)."""
         if self._conn is None:
             raise StorageError("storage is closed")
         return await self._submit(lambda conn: fn(conn, *args, **kwargs), transaction=False)
@@ -333,7 +332,8 @@ class WriterThread:
 
 
 class ConnectionPool:
-    """The writer and the readers of one database file."""
+    """The writer and the readers of one database file: the same kind of connection each,
+    the writer for write transactions, the readers for queries."""
 
     def __init__(
         self,
@@ -350,47 +350,48 @@ class ConnectionPool:
         self.path = path
         self.synchronous: Synchronous = synchronous
         self.busy_timeout_ms = busy_timeout_ms
-        self.writer = WriterThread(path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms)
-        self._reader_count = readers
-        self._readers: list[aiosqlite.Connection] = []
-        self._idle_readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
-        self._closed = False
-
-    async def _connect_async(self, *, read_only: bool) -> aiosqlite.Connection:
-        conn = await aiosqlite.connect(
-            self.path, isolation_level=None, timeout=self.busy_timeout_ms / 1000
+        self.writer = ConnectionThread(
+            path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms
         )
-        try:
-            conn.row_factory = sqlite3.Row
-            await configure_async(
-                conn,
-                synchronous=self.synchronous,
-                busy_timeout_ms=self.busy_timeout_ms,
-                read_only=read_only,
-            )
-        except BaseException:
-            await conn.close()
-            raise
-        return conn
+        self._reader_count = readers
+        self._readers: list[ConnectionThread] = []
+        self._idle_readers: asyncio.Queue[ConnectionThread] = asyncio.Queue()
+        self._closed = False
 
     async def open_readers(self) -> None:
         """Open the readers -- after the writer has migrated the schema."""
-        for _ in range(self._reader_count):
-            conn = await self._connect_async(read_only=True)
-            self._readers.append(conn)
-            self._idle_readers.put_nowait(conn)
+        for number in range(self._reader_count):
+            reader = ConnectionThread(
+                self.path,
+                synchronous=self.synchronous,
+                busy_timeout_ms=self.busy_timeout_ms,
+                read_only=True,
+                name=f"sqlite-reader-{number}",
+            )
+            try:
+                await reader.open()
+            except BaseException:
+                await reader.close()
+                raise
+            self._readers.append(reader)
+            self._idle_readers.put_nowait(reader)
 
-    @contextlib.asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A reader for one or more autocommit reads (each sees the latest commit)."""
+    async def read(
+        self,
+        fn: Callable[Concatenate[sqlite3.Connection, P], T],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """Call ``fn(connection, ...)`` on an idle reader: autocommit reads, each seeing the
+        latest commit."""
         if self._closed:
             raise StorageError("storage is closed")
-        conn = await self._idle_readers.get()
+        reader = await self._idle_readers.get()
         try:
             with translate_errors():
-                yield conn
+                return await reader.run(fn, *args, **kwargs)
         finally:
-            self._idle_readers.put_nowait(conn)
+            self._idle_readers.put_nowait(reader)
 
     async def close(self, *, optimize: bool = True) -> None:
         """Close the readers, then the writer.
@@ -402,8 +403,8 @@ class ConnectionPool:
             return
         self._closed = True
         for _ in self._readers:
-            conn = await self._idle_readers.get()  # waits for reads in progress
-            await conn.close()
+            reader = await self._idle_readers.get()  # waits for reads in progress
+            await reader.close()
         self._readers.clear()
         if optimize:
             with contextlib.suppress(sqlite3.Error, StorageError):

@@ -33,6 +33,9 @@ from storage.errors import DatabaseTooNewError, ForeignDatabaseError
 APPLICATION_ID = 0x4E415244
 
 
+_THIRTY_DAYS_US = 30 * 86_400 * 1_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
@@ -230,6 +233,87 @@ MIGRATIONS: tuple[Migration, ...] = (
             )
             """,
             "CREATE INDEX processed_updates_by_time ON processed_updates (processed_at)",
+        ),
+    ),
+    Migration(
+        5,
+        "provably fair dice: committed seeds, their dice, links from games and invitations",
+        (
+            # The secret seed lives here and nowhere else (not in the game state, which is
+            # cached and shown in logs); `rolls` holds one digit per die, counter 0 first.
+            """
+            CREATE TABLE dice_seeds (
+                seed_id      INTEGER PRIMARY KEY,
+                commitment   TEXT    NOT NULL UNIQUE CHECK (length(commitment) = 64),
+                server_seed  BLOB    NOT NULL CHECK (length(server_seed) = 32),
+                client_seeds TEXT    NOT NULL DEFAULT '[]'
+                    CHECK (json_valid(client_seeds) AND json_type(client_seeds) = 'array'),
+                rolls        TEXT    NOT NULL DEFAULT '' CHECK (rolls NOT GLOB '*[^1-6]*'),
+                created_at   INTEGER NOT NULL,
+                revealed_at  INTEGER
+            )
+            """,
+            "ALTER TABLE games ADD COLUMN dice_seed_id INTEGER REFERENCES dice_seeds (seed_id)",
+            "CREATE INDEX games_by_dice_seed ON games (dice_seed_id) "
+            "WHERE dice_seed_id IS NOT NULL",
+            "ALTER TABLE invitations ADD COLUMN dice_seed_id INTEGER "
+            "REFERENCES dice_seeds (seed_id)",
+        ),
+    ),
+    Migration(
+        6,
+        "move clocks, abandonment offers, and why a game ended",
+        (
+            """
+            CREATE TABLE game_clocks (
+                game_id          INTEGER PRIMARY KEY
+                    REFERENCES games (game_id) ON DELETE CASCADE,
+                game_version     INTEGER NOT NULL,
+                move_number      INTEGER NOT NULL,
+                on_clock_user_id INTEGER REFERENCES users (user_id),
+                remind_at        INTEGER,
+                deadline_at      INTEGER,
+                abandon_at       INTEGER,
+                reminded         INTEGER NOT NULL DEFAULT 0 CHECK (reminded IN (0, 1)),
+                timed_out        INTEGER NOT NULL DEFAULT 0 CHECK (timed_out IN (0, 1)),
+                next_due_at      INTEGER,
+                updated_at       INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """,
+            # The scheduler's one query: the earliest pending event of any game.
+            """
+            CREATE INDEX game_clocks_due ON game_clocks (next_due_at)
+                WHERE next_due_at IS NOT NULL
+            """,
+            """
+            CREATE TABLE game_offers (
+                game_id      INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                kind         TEXT    NOT NULL CHECK (kind IN ('abandon')),
+                offered_by   INTEGER NOT NULL REFERENCES users (user_id),
+                game_version INTEGER NOT NULL,
+                created_at   INTEGER NOT NULL,
+                PRIMARY KEY (game_id, kind)
+            ) WITHOUT ROWID
+            """,
+            "ALTER TABLE games ADD COLUMN end_reason TEXT "
+            "CHECK (end_reason IN ('timeout', 'inactive', 'admin', 'agreement'))",
+        ),
+    ),
+    Migration(
+        7,
+        "abandonment times for the games already running when move clocks came",
+        (
+            # Thirty days (gameplay.clocks.ABANDON_AFTER, in microseconds) after their last
+            # write, so the chats such games hold today are freed by the same rule.
+            f"""
+            INSERT INTO game_clocks (game_id, game_version, move_number, on_clock_user_id,
+                remind_at, deadline_at, abandon_at, reminded, timed_out, next_due_at, updated_at)
+            SELECT game_id, version, 0, NULL, NULL, NULL, updated_at + {_THIRTY_DAYS_US},
+                0, 0, updated_at + {_THIRTY_DAYS_US}, updated_at
+            FROM games
+            WHERE status = 'active'
+                AND game_id NOT IN (SELECT game_id FROM game_clocks)
+            """,
         ),
     ),
 )

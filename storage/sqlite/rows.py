@@ -14,10 +14,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storage.models import (
+    AbandonOffer,
     Chat,
     ChatType,
     Colour,
+    DiceSeed,
+    EndReason,
     Game,
+    GameClock,
     GameMessage,
     GameResult,
     GameStatus,
@@ -46,7 +50,7 @@ GAME_COLUMNS = (
     "game_id, variant, status, chat_id, thread_id, white_user_id, black_user_id, ai_level, "
     "match_length, options_json, score_white, score_black, state, version, move_count, "
     "winner, result_kind, points, created_at, updated_at, finished_at, "
-    "white_rating_change, black_rating_change"
+    "white_rating_change, black_rating_change, dice_seed_id, end_reason"
 )
 MOVE_COLUMNS = (
     "game_id, seq, colour, player_user_id, die1, die2, play, position_id, game_version, created_at"
@@ -54,7 +58,7 @@ MOVE_COLUMNS = (
 MESSAGE_COLUMNS = "game_id, chat_id, thread_id, kind, message_id, updated_at"
 INVITATION_COLUMNS = (
     "token, inviter_id, invitee_id, chat_id, thread_id, variant, match_length, options_json, "
-    "state, created_at, expires_at, resolved_at, accepted_by, game_id"
+    "state, created_at, expires_at, resolved_at, accepted_by, game_id, dice_seed_id"
 )
 STAT_COUNTERS = (
     "games",
@@ -73,6 +77,13 @@ STAT_COUNTERS = (
 )
 STATS_COLUMNS = "user_id, variant, vs_ai, " + ", ".join(STAT_COUNTERS)
 RATING_COLUMNS = "user_id, variant, rating, games, peak, updated_at"
+#: Without ``server_seed``: the public view; the secret is read by one query of its own.
+DICE_SEED_COLUMNS = "seed_id, commitment, client_seeds, rolls, created_at, revealed_at"
+CLOCK_COLUMNS = (
+    "game_id, game_version, move_number, on_clock_user_id, remind_at, deadline_at, abandon_at, "
+    "reminded, timed_out, next_due_at"
+)
+OFFER_COLUMNS = "game_id, offered_by, game_version, created_at"
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -168,6 +179,8 @@ def game_from_row(row: Row) -> Game:
         result=result,
         white_rating_change=float_or_none(row["white_rating_change"]),
         black_rating_change=float_or_none(row["black_rating_change"]),
+        dice_seed_id=row["dice_seed_id"],
+        end_reason=None if row["end_reason"] is None else EndReason(row["end_reason"]),
     )
 
 
@@ -213,6 +226,7 @@ def invitation_from_row(row: Row) -> Invitation:
         resolved_at=from_us_or_none(row["resolved_at"]),
         accepted_by=row["accepted_by"],
         game_id=row["game_id"],
+        dice_seed_id=row["dice_seed_id"],
     )
 
 
@@ -233,4 +247,59 @@ def rating_from_row(row: Row) -> Rating:
         games=row["games"],
         peak=float(row["peak"]),
         updated_at=from_us(row["updated_at"]),
+    )
+
+
+def statistics_increments(game: Game, result: GameResult) -> list[tuple[Any, ...]]:
+    """The counters one finished game adds, as (user_id, variant, vs_ai, *STAT_COUNTERS) rows
+    in ``user_id`` order (the order their row locks are taken in)."""
+    rows = []
+    for colour in Colour:
+        user_id = game.user_id_of(colour)
+        if user_id is None:
+            continue
+        side = "wins" if colour is result.winner else "losses"
+        counters = dict.fromkeys(STAT_COUNTERS, 0)
+        counters["games"] = 1
+        counters[side] = 1
+        counters[f"{side}_{result.kind.value}"] = 1
+        counters["points_won" if side == "wins" else "points_lost"] = result.points
+        rows.append((user_id, game.variant.value, int(game.vs_ai), *counters.values()))
+    return sorted(rows)
+
+
+def dice_seed_from_row(row: Row, server_seed: bytes | None = None) -> DiceSeed:
+    """The public view; ``server_seed`` is filled in by the caller once the seed is revealed."""
+    return DiceSeed(
+        seed_id=row["seed_id"],
+        commitment=row["commitment"],
+        client_seeds=tuple(json.loads(row["client_seeds"])),
+        rolls=tuple(int(d) for d in row["rolls"]),
+        created_at=from_us(row["created_at"]),
+        revealed_at=from_us_or_none(row["revealed_at"]),
+        server_seed=server_seed,
+    )
+
+
+def clock_from_row(row: Row) -> GameClock:
+    return GameClock(
+        game_id=row["game_id"],
+        game_version=row["game_version"],
+        move_number=row["move_number"],
+        on_clock_user_id=row["on_clock_user_id"],
+        remind_at=from_us_or_none(row["remind_at"]),
+        deadline_at=from_us_or_none(row["deadline_at"]),
+        abandon_at=from_us_or_none(row["abandon_at"]),
+        reminded=bool(row["reminded"]),
+        timed_out=bool(row["timed_out"]),
+        next_due_at=from_us_or_none(row["next_due_at"]),
+    )
+
+
+def offer_from_row(row: Row) -> AbandonOffer:
+    return AbandonOffer(
+        game_id=row["game_id"],
+        offered_by=row["offered_by"],
+        game_version=row["game_version"],
+        created_at=from_us(row["created_at"]),
     )

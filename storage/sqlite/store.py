@@ -1,50 +1,23 @@
 """The SQLite implementation of :class:`storage.base.Storage`.
 
-The async methods here check their arguments, read the clock, and then either read through the
-aiosqlite reader pool or hand a whole transaction from :mod:`storage.sqlite.writes` to the
-writer thread (see :mod:`storage.sqlite.connections` for why writes work that way).
+The methods themselves are :class:`storage.repository.SqlRepository`'s (shared with the
+PostgreSQL backend); this class opens the file and hands one function to a connection's
+thread: a query to a reader, or a whole transaction from :mod:`storage.sqlite.writes`
+(``clocks``, ``dice``) to the writer (see :mod:`storage.sqlite.connections` for why).
 """
 
 from __future__ import annotations
 
 import functools
-import secrets
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
 
-import aiosqlite
-
-from storage.base import UNSET, Storage
-from storage.errors import NotFoundError
-from storage.models import (
-    INITIAL_RATING,
-    AcceptedInvitation,
-    Chat,
-    ChatType,
-    Colour,
-    FinishedGame,
-    Game,
-    GameMessage,
-    GameResult,
-    GameStatus,
-    Invitation,
-    InvitationState,
-    LeaderboardEntry,
-    MoveRecord,
-    NewGame,
-    NewInvitation,
-    NewMove,
-    Rating,
-    ResultKind,
-    User,
-    UserStats,
-    Variant,
-)
+from storage.repository import Clock, SqlRepository
 from storage.settings import database_path
-from storage.sqlite import writes
+from storage.sqlite import clocks, dice, writes
 from storage.sqlite.connections import (
     DEFAULT_BUSY_TIMEOUT_MS,
     DEFAULT_SYNCHRONOUS,
@@ -53,93 +26,23 @@ from storage.sqlite.connections import (
     translate_errors,
 )
 from storage.sqlite.migrations import check_openable, migrate
-from storage.sqlite.rows import (
-    CHAT_COLUMNS,
-    GAME_COLUMNS,
-    INVITATION_COLUMNS,
-    MESSAGE_COLUMNS,
-    MOVE_COLUMNS,
-    RATING_COLUMNS,
-    STATS_COLUMNS,
-    USER_COLUMNS,
-    chat_from_row,
-    dump_options,
-    game_from_row,
-    invitation_from_row,
-    message_from_row,
-    move_from_row,
-    rating_from_row,
-    stats_from_row,
-    to_us,
-    user_from_row,
-)
 
-Clock = Callable[[], datetime]
 Row = sqlite3.Row
 
-# ---------------------------------------------------------------------------------------------
-# Argument checks (programming errors -> ValueError, before any transaction is queued)
-# ---------------------------------------------------------------------------------------------
 
-
-def _check_new_game(new: NewGame) -> Variant:
-    variant = Variant(new.variant)
-    white, black = new.white_user_id, new.black_user_id
-    if white is None and black is None:
-        raise ValueError("a game needs at least one human player")
-    if white is not None and white == black:
-        raise ValueError("a user cannot play both sides")
-    if (white is None or black is None) != (new.ai_level is not None):
-        raise ValueError("ai_level must be given exactly when a seat is played by the computer")
-    if new.match_length < 1:
-        raise ValueError("match_length must be at least 1")
-    if not isinstance(new.state, str):
-        raise ValueError("state must be the engine's serialised text")
-    dump_options(new.options)
-    return variant
-
-
-def _check_state(state: str) -> None:
-    if not isinstance(state, str):
-        raise ValueError("state must be the engine's serialised text")
-
-
-def _check_moves(moves: Sequence[NewMove]) -> tuple[NewMove, ...]:
-    for move in moves:
-        Colour(move.colour)
-        if move.dice is not None and (
-            len(move.dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice)
-        ):
-            raise ValueError(f"dice must be two values 1..6, got {move.dice!r}")
-        if not isinstance(move.play, str) or not isinstance(move.position_id, str):
-            raise ValueError("play and position_id must be text")
-    return tuple(moves)
-
-
-def _check_score(score: tuple[int, int] | None) -> None:
-    if score is not None and (len(score) != 2 or min(score) < 0):
-        raise ValueError(f"score must be two non-negative ints, got {score!r}")
-
-
-def _check_result(result: GameResult) -> GameResult:
-    checked = GameResult(Colour(result.winner), ResultKind(result.kind), int(result.points))
-    if checked.points < 1:
-        raise ValueError(f"points must be at least 1, got {result.points}")
-    return checked
-
-
-# ---------------------------------------------------------------------------------------------
-# The repository
-# ---------------------------------------------------------------------------------------------
-
-
-class SqliteStorage(Storage):
+class SqliteStorage(SqlRepository):
     """:class:`Storage` in one SQLite file.  Create it with :meth:`open`."""
+
+    _tx = writes
+    _tx_clocks = clocks
+    _tx_dice = dice
 
     def __init__(self, pool: ConnectionPool, clock: Clock | None = None) -> None:
         self._pool = pool
-        self._write = pool.writer.transaction
-        self._clock: Clock = clock or (lambda: datetime.now(UTC))
+        self._clock = clock or (lambda: datetime.now(UTC))
+
+    async def _write(self, body: Callable[..., Any], *args: Any) -> Any:
+        return await self._pool.writer.transaction(body, *args)
 
     @classmethod
     async def open(
@@ -183,383 +86,35 @@ class SqliteStorage(Storage):
     def path(self) -> Path:
         return self._pool.path
 
-    def _now(self) -> int:
-        return to_us(self._clock())
-
     async def close(self) -> None:
         await self._pool.close()
 
     async def backup(self, target: str | Path) -> None:
-        async with self._pool.read() as source, aiosqlite.connect(Path(target)) as dest:
-            await source.backup(dest)
+        await self._pool.read(_backup_to, Path(target))
 
     async def _fetch_one(self, sql: str, params: Sequence[Any]) -> Row | None:
-        async with self._pool.read() as conn:
-            rows = list(await conn.execute_fetchall(sql, params))
-        return rows[0] if rows else None
+        return await self._pool.read(_fetch_one, sql, params)
 
     async def _fetch_all(self, sql: str, params: Sequence[Any]) -> list[Row]:
-        async with self._pool.read() as conn:
-            return list(await conn.execute_fetchall(sql, params))
-
-    # -- users and chats ---------------------------------------------------------------------
-
-    async def upsert_user(
-        self,
-        user_id: int,
-        display_name: str,
-        *,
-        username: str | None = None,
-        language: str | None = None,
-    ) -> User:
-        return await self._write(
-            writes.upsert_user, user_id, display_name, username, language, self._now()
-        )
-
-    async def get_user(self, user_id: int) -> User:
-        row = await self._fetch_one(
-            f"SELECT {USER_COLUMNS} FROM users WHERE user_id = ?", (user_id,)
-        )
-        if row is None:
-            raise NotFoundError("user", user_id)
-        return user_from_row(row)
-
-    async def upsert_chat(
-        self, chat_id: int, chat_type: ChatType | str, *, title: str | None = None
-    ) -> Chat:
-        return await self._write(
-            writes.upsert_chat, chat_id, ChatType(chat_type), title, self._now()
-        )
-
-    async def get_chat(self, chat_id: int) -> Chat:
-        row = await self._fetch_one(
-            f"SELECT {CHAT_COLUMNS} FROM chats WHERE chat_id = ?", (chat_id,)
-        )
-        if row is None:
-            raise NotFoundError("chat", chat_id)
-        return chat_from_row(row)
-
-    async def update_chat_settings(
-        self,
-        chat_id: int,
-        *,
-        language: str | None = UNSET,
-        default_variant: Variant | str = UNSET,
-        match_length: int = UNSET,
-        options: Mapping[str, Any] = UNSET,
-    ) -> Chat:
-        changes: list[tuple[str, Any]] = []
-        if language is not UNSET:
-            changes.append(("language", language))
-        if default_variant is not UNSET:
-            changes.append(("default_variant", Variant(default_variant).value))
-        if match_length is not UNSET:
-            if int(match_length) < 1:
-                raise ValueError("match_length must be at least 1")
-            changes.append(("match_length", int(match_length)))
-        if options is not UNSET:
-            changes.append(("options_json", dump_options(options)))
-        changes.append(("updated_at", self._now()))
-        return await self._write(writes.update_chat, chat_id, changes)
-
-    # -- games -------------------------------------------------------------------------------
-
-    async def create_game(self, new: NewGame) -> Game:
-        variant = _check_new_game(new)
-        return await self._write(writes.insert_game, new, variant, self._now())
-
-    async def get_game(self, game_id: int) -> Game:
-        row = await self._fetch_one(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
-        )
-        if row is None:
-            raise NotFoundError("game", game_id)
-        return game_from_row(row)
-
-    async def get_active_game(self, chat_id: int, thread_id: int = 0) -> Game | None:
-        row = await self._fetch_one(
-            f"SELECT {GAME_COLUMNS} FROM games "
-            "WHERE chat_id = ? AND thread_id = ? AND status = 'active'",
-            (chat_id, thread_id),
-        )
-        return None if row is None else game_from_row(row)
-
-    async def list_user_games(
-        self, user_id: int, *, status: GameStatus | str | None = None, limit: int = 20
-    ) -> list[Game]:
-        status_value = None if status is None else GameStatus(status).value
-        # Two index lookups (one per seat) merged, instead of an OR that scans the table.
-        rows = await self._fetch_all(
-            f"SELECT {GAME_COLUMNS} FROM ("
-            f" SELECT {GAME_COLUMNS} FROM games WHERE white_user_id = ?1"
-            " UNION ALL"
-            f" SELECT {GAME_COLUMNS} FROM games WHERE black_user_id = ?1"
-            ") WHERE ?2 IS NULL OR status = ?2 "
-            "ORDER BY updated_at DESC, game_id DESC LIMIT ?3",
-            (user_id, status_value, limit),
-        )
-        return [game_from_row(row) for row in rows]
-
-    async def save_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        state: str,
-        *,
-        moves: Sequence[NewMove] = (),
-        score: tuple[int, int] | None = None,
-        update_id: int | None = None,
-    ) -> Game:
-        _check_state(state)
-        checked_moves = _check_moves(moves)
-        _check_score(score)
-        return await self._write(
-            writes.save_game,
-            game_id,
-            expected_version,
-            state,
-            checked_moves,
-            score,
-            update_id,
-            self._now(),
-        )
-
-    async def finish_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        state: str,
-        result: GameResult,
-        *,
-        moves: Sequence[NewMove] = (),
-        score: tuple[int, int] | None = None,
-        update_id: int | None = None,
-    ) -> FinishedGame:
-        _check_state(state)
-        checked_result = _check_result(result)
-        checked_moves = _check_moves(moves)
-        _check_score(score)
-        return await self._write(
-            writes.finish_game,
-            game_id,
-            expected_version,
-            state,
-            checked_result,
-            checked_moves,
-            score,
-            update_id,
-            self._now(),
-        )
-
-    async def abandon_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        state: str | None = None,
-        *,
-        update_id: int | None = None,
-    ) -> Game:
-        if state is not None:
-            _check_state(state)
-        return await self._write(
-            writes.abandon_game, game_id, expected_version, state, update_id, self._now()
-        )
-
-    async def get_moves(
-        self, game_id: int, *, after_seq: int = 0, limit: int | None = None
-    ) -> list[MoveRecord]:
-        rows = await self._fetch_all(
-            f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-            (game_id, after_seq, -1 if limit is None else limit),
-        )
-        return [move_from_row(row) for row in rows]
-
-    # -- board messages ----------------------------------------------------------------------
-
-    async def set_game_message(
-        self,
-        game_id: int,
-        chat_id: int,
-        message_id: int,
-        *,
-        thread_id: int = 0,
-        kind: str = "board",
-    ) -> GameMessage:
-        return await self._write(
-            writes.set_game_message, game_id, chat_id, message_id, thread_id, kind, self._now()
-        )
-
-    async def get_game_messages(self, game_id: int) -> list[GameMessage]:
-        rows = await self._fetch_all(
-            f"SELECT {MESSAGE_COLUMNS} FROM game_messages WHERE game_id = ? "
-            "ORDER BY chat_id, thread_id, kind",
-            (game_id,),
-        )
-        return [message_from_row(row) for row in rows]
-
-    async def delete_game_message(
-        self, game_id: int, chat_id: int, *, thread_id: int = 0, kind: str = "board"
-    ) -> bool:
-        return await self._write(writes.delete_game_message, game_id, chat_id, thread_id, kind)
-
-    async def find_game_by_message(self, chat_id: int, message_id: int) -> Game | None:
-        row = await self._fetch_one(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ("
-            " SELECT game_id FROM game_messages WHERE chat_id = ? AND message_id = ?"
-            " ORDER BY updated_at DESC LIMIT 1)",
-            (chat_id, message_id),
-        )
-        return None if row is None else game_from_row(row)
-
-    # -- invitations -------------------------------------------------------------------------
-
-    async def create_invitation(self, new: NewInvitation) -> Invitation:
-        variant = Variant(new.variant)
-        if new.invitee_id is not None and new.invitee_id == new.inviter_id:
-            raise ValueError("a user cannot invite themselves")
-        if new.match_length < 1:
-            raise ValueError("match_length must be at least 1")
-        return await self._write(
-            writes.insert_invitation,
-            new.token if new.token is not None else secrets.token_urlsafe(12),
-            new.inviter_id,
-            new.invitee_id,
-            new.chat_id,
-            new.thread_id,
-            variant,
-            new.match_length,
-            dump_options(new.options),
-            to_us(new.expires_at),
-            self._now(),
-        )
-
-    async def get_invitation(self, token: str) -> Invitation:
-        row = await self._fetch_one(
-            f"SELECT {INVITATION_COLUMNS} FROM invitations WHERE token = ?", (token,)
-        )
-        if row is None:
-            raise NotFoundError("invitation", token)
-        return invitation_from_row(row)
-
-    async def list_invitations(
-        self, inviter_id: int, *, state: InvitationState | str | None = None, limit: int = 50
-    ) -> list[Invitation]:
-        sql = f"SELECT {INVITATION_COLUMNS} FROM invitations WHERE inviter_id = ?"
-        params: list[Any] = [inviter_id]
-        if state is not None:
-            sql += " AND state = ?"
-            params.append(InvitationState(state).value)
-        sql += " ORDER BY created_at DESC, token LIMIT ?"
-        params.append(limit)
-        return [invitation_from_row(r) for r in await self._fetch_all(sql, params)]
-
-    async def accept_invitation(
-        self, token: str, user_id: int, *, game: NewGame | None = None
-    ) -> AcceptedInvitation:
-        variant = None if game is None else _check_new_game(game)
-        return await self._write(
-            writes.accept_invitation, token, user_id, game, variant, self._now()
-        )
-
-    async def decline_invitation(self, token: str, user_id: int) -> Invitation:
-        return await self._write(writes.decline_invitation, token, user_id, self._now())
-
-    async def cancel_invitation(self, token: str, user_id: int) -> Invitation:
-        return await self._write(writes.cancel_invitation, token, user_id, self._now())
-
-    async def expire_invitations(self, now: datetime | None = None) -> list[Invitation]:
-        moment = self._now() if now is None else to_us(now)
-        return await self._write(writes.expire_invitations, moment)
-
-    # -- statistics and ratings --------------------------------------------------------------
-
-    async def get_user_stats(
-        self, user_id: int, variant: Variant | str, *, vs_ai: bool = False
-    ) -> UserStats:
-        kind = Variant(variant)
-        row = await self._fetch_one(
-            f"SELECT {STATS_COLUMNS} FROM user_stats "
-            "WHERE user_id = ? AND variant = ? AND vs_ai = ?",
-            (user_id, kind.value, int(vs_ai)),
-        )
-        if row is None:
-            return UserStats(user_id=user_id, variant=kind, vs_ai=vs_ai)
-        return stats_from_row(row)
-
-    async def list_user_stats(self, user_id: int) -> list[UserStats]:
-        rows = await self._fetch_all(
-            f"SELECT {STATS_COLUMNS} FROM user_stats WHERE user_id = ? ORDER BY variant, vs_ai",
-            (user_id,),
-        )
-        return [stats_from_row(row) for row in rows]
-
-    async def get_rating(self, user_id: int, variant: Variant | str) -> Rating:
-        kind = Variant(variant)
-        row = await self._fetch_one(
-            f"SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ? AND variant = ?",
-            (user_id, kind.value),
-        )
-        if row is None:
-            return Rating(user_id, kind, INITIAL_RATING, 0, INITIAL_RATING, None)
-        return rating_from_row(row)
-
-    async def leaderboard(
-        self,
-        variant: Variant | str,
-        *,
-        chat_id: int | None = None,
-        limit: int = 10,
-        min_games: int = 1,
-    ) -> list[LeaderboardEntry]:
-        kind = Variant(variant).value
-        if chat_id is None:
-            rows = await self._fetch_all(
-                "SELECT r.user_id, u.display_name, r.rating, r.games, "
-                "COALESCE(s.wins, 0) AS wins "
-                "FROM ratings AS r JOIN users AS u ON u.user_id = r.user_id "
-                "LEFT JOIN user_stats AS s "
-                "ON s.user_id = r.user_id AND s.variant = r.variant AND s.vs_ai = 0 "
-                "WHERE r.variant = ? AND r.games >= ? "
-                "ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT ?",
-                (kind, min_games, limit),
-            )
-        else:
-            rows = await self._fetch_all(
-                "WITH seats (user_id, won) AS ("
-                " SELECT white_user_id, winner = 'white' FROM games"
-                "  WHERE chat_id = ?1 AND variant = ?2 AND status = 'finished'"
-                "  AND ai_level IS NULL"
-                " UNION ALL"
-                " SELECT black_user_id, winner = 'black' FROM games"
-                "  WHERE chat_id = ?1 AND variant = ?2 AND status = 'finished'"
-                "  AND ai_level IS NULL"
-                "), played (user_id, games, wins) AS ("
-                " SELECT user_id, COUNT(*), SUM(won) FROM seats GROUP BY user_id"
-                ") "
-                "SELECT p.user_id, u.display_name, COALESCE(r.rating, ?3) AS rating, "
-                "p.games, p.wins "
-                "FROM played AS p JOIN users AS u ON u.user_id = p.user_id "
-                "LEFT JOIN ratings AS r ON r.user_id = p.user_id AND r.variant = ?2 "
-                "WHERE p.games >= ?4 "
-                "ORDER BY rating DESC, p.games DESC, p.user_id LIMIT ?5",
-                (chat_id, kind, INITIAL_RATING, min_games, limit),
-            )
-        return [
-            LeaderboardEntry(
-                rank=rank,
-                user_id=row["user_id"],
-                display_name=row["display_name"],
-                rating=float(row["rating"]),
-                games=row["games"],
-                wins=row["wins"],
-            )
-            for rank, row in enumerate(rows, start=1)
-        ]
+        return await self._pool.read(_fetch_all, sql, params)
 
     # -- Telegram updates --------------------------------------------------------------------
 
-    async def mark_update_processed(self, update_id: int) -> bool:
-        return await self._write(writes.claim_update, update_id, self._now())
 
-    async def prune_processed_updates(self, older_than: timedelta = timedelta(days=2)) -> int:
-        return await self._write(writes.prune_updates, to_us(self._clock() - older_than))
+def _fetch_one(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Row | None:
+    row: Row | None = conn.execute(sql, params).fetchone()
+    return row
+
+
+def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+    return list(conn.execute(sql, params).fetchall())
+
+
+def _backup_to(conn: sqlite3.Connection, target: Path) -> None:
+    """A consistent copy of the database into ``target`` (SQLite's online backup), made by a
+    reader, so writes go on meanwhile."""
+    dest = sqlite3.connect(target)
+    try:
+        conn.backup(dest)
+    finally:
+        dest.close()

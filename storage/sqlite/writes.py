@@ -1,6 +1,6 @@
 """Write transactions, as plain functions run in the writer thread.
 
-Each public function here is a whole transaction body: :meth:`WriterThread.transaction` wraps
+Each public function here is a whole transaction body: :meth:`ConnectionThread.transaction` wraps
 it in ``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` if it raises), in one trip to the
 writer thread.  They take the current time as an argument (the store's clock is read on the
 event loop) and validated arguments (checks happen before a transaction is queued).
@@ -15,20 +15,26 @@ from typing import Any
 from storage import rating as elo
 from storage.errors import (
     ActiveGameExistsError,
+    ClaimRefusedError,
     DuplicateUpdateError,
     GameNotActiveError,
     InvitationExpiredError,
     InvitationNotForYouError,
     InvitationNotPendingError,
     NotFoundError,
+    OfferError,
     StaleVersionError,
 )
 from storage.models import (
     INITIAL_RATING,
+    AbandonOffer,
     AcceptedInvitation,
     Chat,
     ChatType,
+    ClockUpdate,
     Colour,
+    DiceRolls,
+    EndReason,
     FinishedGame,
     Game,
     GameMessage,
@@ -41,21 +47,27 @@ from storage.models import (
     User,
     Variant,
 )
+from storage.sqlite import clocks, dice
 from storage.sqlite.rows import (
     CHAT_COLUMNS,
+    CLOCK_COLUMNS,
     GAME_COLUMNS,
     INVITATION_COLUMNS,
     MESSAGE_COLUMNS,
     MOVE_COLUMNS,
+    OFFER_COLUMNS,
     RATING_COLUMNS,
     STAT_COUNTERS,
     STATS_COLUMNS,
     USER_COLUMNS,
     chat_from_row,
+    clock_from_row,
     dump_options,
     game_from_row,
     invitation_from_row,
     message_from_row,
+    offer_from_row,
+    statistics_increments,
     to_us,
     user_from_row,
 )
@@ -166,7 +178,7 @@ def insert_game(conn: sqlite3.Connection, new: NewGame, variant: Variant, now: i
         conn,
         "INSERT INTO games (variant, status, chat_id, thread_id, white_user_id, black_user_id, "
         "ai_level, match_length, options_json, state, version, move_count, created_at, "
-        "updated_at) VALUES (?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?) "
+        "updated_at, dice_seed_id) VALUES (?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?) "
         f"RETURNING {GAME_COLUMNS}",
         (
             variant.value,
@@ -180,10 +192,15 @@ def insert_game(conn: sqlite3.Connection, new: NewGame, variant: Variant, now: i
             new.state,
             now,
             now,
+            new.dice_seed_id,
         ),
     )
     assert row is not None
-    return game_from_row(row)
+    game = game_from_row(row)
+    dice.append_dice(conn, game.dice_seed_id, new.dice)
+    if new.clock is not None:
+        clocks.set_clock(conn, game.game_id, game.version, new.clock, now)
+    return game
 
 
 def _write_game(
@@ -219,7 +236,9 @@ def _write_game(
         ),
     )
     if row is not None:
-        return game_from_row(row)
+        game = game_from_row(row)
+        clocks.follow_version(conn, game.game_id, game.version, now)
+        return game
     current = _one(conn, "SELECT version, status FROM games WHERE game_id = ?", (game_id,))
     if current is None:
         raise NotFoundError("game", game_id)
@@ -262,6 +281,8 @@ def save_game(
     score: tuple[int, int] | None,
     update_id: int | None,
     now: int,
+    drawn: DiceRolls | None = None,
+    clock: ClockUpdate | None = None,
 ) -> Game:
     _claim_update(conn, update_id, now)
     game = _write_game(
@@ -274,6 +295,9 @@ def save_game(
         now=now,
     )
     _append_moves(conn, game, moves, now)
+    dice.append_dice(conn, game.dice_seed_id, drawn)
+    if clock is not None:
+        clocks.set_clock(conn, game.game_id, game.version, clock, now)
     return game
 
 
@@ -287,6 +311,8 @@ def finish_game(
     score: tuple[int, int] | None,
     update_id: int | None,
     now: int,
+    drawn: DiceRolls | None = None,
+    end_reason: EndReason | None = None,
 ) -> FinishedGame:
     _claim_update(conn, update_id, now)
     game = _write_game(
@@ -298,11 +324,20 @@ def finish_game(
         score=score,
         now=now,
         extra_assignments=(
-            ", status = 'finished', winner = ?, result_kind = ?, points = ?, finished_at = ?"
+            ", status = 'finished', winner = ?, result_kind = ?, points = ?, finished_at = ?, "
+            "end_reason = ?"
         ),
-        extra_params=(result.winner.value, result.kind.value, result.points, now),
+        extra_params=(
+            result.winner.value,
+            result.kind.value,
+            result.points,
+            now,
+            None if end_reason is None else end_reason.value,
+        ),
     )
     _append_moves(conn, game, moves, now)
+    dice.append_dice(conn, game.dice_seed_id, drawn)
+    clocks.drop(conn, game.game_id)
     _record_statistics(conn, game, result)
     if game.vs_ai:
         return FinishedGame(game=game, rating_changes=())
@@ -320,24 +355,12 @@ def finish_game(
 
 def _record_statistics(conn: sqlite3.Connection, game: Game, result: GameResult) -> None:
     """One upsert per human seat: every counter is added, so a missing row starts at zero."""
-    rows = []
-    for colour in Colour:
-        user_id = game.user_id_of(colour)
-        if user_id is None:
-            continue
-        side = "wins" if colour is result.winner else "losses"
-        counters = dict.fromkeys(STAT_COUNTERS, 0)
-        counters["games"] = 1
-        counters[side] = 1
-        counters[f"{side}_{result.kind.value}"] = 1
-        counters["points_won" if side == "wins" else "points_lost"] = result.points
-        rows.append((user_id, game.variant.value, int(game.vs_ai), *counters.values()))
     increments = ", ".join(f"{name} = {name} + excluded.{name}" for name in STAT_COUNTERS)
     conn.executemany(
         f"INSERT INTO user_stats ({STATS_COLUMNS}) "
         f"VALUES ({', '.join('?' * (3 + len(STAT_COUNTERS)))}) "
         f"ON CONFLICT (user_id, variant, vs_ai) DO UPDATE SET {increments}",
-        rows,
+        statistics_increments(game, result),
     )
 
 
@@ -384,9 +407,10 @@ def abandon_game(
     state: str | None,
     update_id: int | None,
     now: int,
+    reason: EndReason | None = None,
 ) -> Game:
     _claim_update(conn, update_id, now)
-    return _write_game(
+    game = _write_game(
         conn,
         game_id,
         expected_version,
@@ -394,9 +418,146 @@ def abandon_game(
         added_moves=0,
         score=None,
         now=now,
-        extra_assignments=", status = 'abandoned', finished_at = ?",
-        extra_params=(now,),
+        extra_assignments=", status = 'abandoned', finished_at = ?, end_reason = ?",
+        extra_params=(now, None if reason is None else reason.value),
     )
+    clocks.drop(conn, game.game_id)
+    return game
+
+
+# -- move clocks and ending without play ---------------------------------------------------------
+
+
+def _game_row(conn: sqlite3.Connection, game_id: int) -> Game:
+    row = _one(conn, f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,))
+    if row is None:
+        raise NotFoundError("game", game_id)
+    return game_from_row(row)
+
+
+def claim_timeout(
+    conn: sqlite3.Connection,
+    game_id: int,
+    expected_version: int,
+    claimant_id: int,
+    state: str,
+    result: GameResult,
+    moves: Sequence[NewMove],
+    score: tuple[int, int] | None,
+    update_id: int | None,
+    now: int,
+) -> FinishedGame:
+    """The waiting player claims a game whose move clock ran out: scored by the engine as the
+    other player's resignation, finished with statistics and ratings like any game, in one
+    transaction with the checks (so a last-second move, which changes the version, wins)."""
+    game = _game_row(conn, game_id)
+    if game.status.value != "active":
+        raise GameNotActiveError(game_id, game.status.value)
+    if game.version != expected_version:
+        raise StaleVersionError(game_id, expected_version, game.version)
+    row = _one(conn, f"SELECT {CLOCK_COLUMNS} FROM game_clocks WHERE game_id = ?", (game_id,))
+    clock = None if row is None else clock_from_row(row)
+    if game.colour_of(claimant_id) is None:
+        raise ClaimRefusedError(game_id, "not_a_player")
+    if clock is None or clock.deadline_at is None:
+        raise ClaimRefusedError(game_id, "no_clock")
+    if claimant_id == clock.on_clock_user_id:
+        raise ClaimRefusedError(game_id, "on_clock")
+    if to_us(clock.deadline_at) > now:
+        raise ClaimRefusedError(game_id, "not_expired")
+    if game.user_id_of(result.winner) != claimant_id:
+        raise ValueError("a timeout claim is won by the claimant")
+    return finish_game(
+        conn,
+        game_id,
+        expected_version,
+        state,
+        result,
+        moves,
+        score,
+        update_id,
+        now,
+        end_reason=EndReason.TIMEOUT,
+    )
+
+
+def fire_abandon(
+    conn: sqlite3.Connection, game_id: int, game_version: int, now: int
+) -> Game | None:
+    """Close a game nobody has touched for the abandonment period, exactly once: None if it
+    was already closed, moved on, or is not due yet."""
+    row = _one(
+        conn,
+        "SELECT 1 FROM game_clocks JOIN games USING (game_id) WHERE game_id = ? "
+        "AND game_clocks.game_version = ? AND games.version = ? AND games.status = 'active' "
+        "AND abandon_at IS NOT NULL AND abandon_at <= ?",
+        (game_id, game_version, game_version, now),
+    )
+    if row is None:
+        return None
+    return abandon_game(conn, game_id, game_version, None, None, now, EndReason.INACTIVE)
+
+
+def offer_abandon(
+    conn: sqlite3.Connection, game_id: int, user_id: int, expected_version: int, now: int
+) -> AbandonOffer:
+    """A player offers to abandon the game; the offer lapses with the next write of the game."""
+    game = _game_row(conn, game_id)
+    if game.status.value != "active":
+        raise GameNotActiveError(game_id, game.status.value)
+    if game.version != expected_version:
+        raise StaleVersionError(game_id, expected_version, game.version)
+    if game.colour_of(user_id) is None:
+        raise OfferError(game_id, "not_a_player")
+    row = _one(
+        conn,
+        "INSERT INTO game_offers (game_id, kind, offered_by, game_version, created_at) "
+        "VALUES (?, 'abandon', ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+        "offered_by = excluded.offered_by, game_version = excluded.game_version, "
+        f"created_at = excluded.created_at RETURNING {OFFER_COLUMNS}",
+        (game_id, user_id, game.version, now),
+    )
+    assert row is not None
+    return offer_from_row(row)
+
+
+def withdraw_offer(conn: sqlite3.Connection, game_id: int, user_id: int) -> bool:
+    """Either player withdraws (offerer) or declines (opponent) the offer; True if one stood."""
+    game = _game_row(conn, game_id)
+    if game.colour_of(user_id) is None:
+        raise OfferError(game_id, "not_a_player")
+    rows = _all(
+        conn,
+        "DELETE FROM game_offers WHERE game_id = ? AND kind = 'abandon' RETURNING game_id",
+        (game_id,),
+    )
+    return bool(rows)
+
+
+def accept_abandon(
+    conn: sqlite3.Connection,
+    game_id: int,
+    user_id: int,
+    expected_version: int,
+    update_id: int | None,
+    now: int,
+) -> Game:
+    """The other player accepts a standing offer made at this very version: the game is
+    abandoned by agreement, with no statistics or rating change."""
+    game = _game_row(conn, game_id)
+    if game.colour_of(user_id) is None:
+        raise OfferError(game_id, "not_a_player")
+    row = _one(
+        conn,
+        f"SELECT {OFFER_COLUMNS} FROM game_offers WHERE game_id = ? AND kind = 'abandon'",
+        (game_id,),
+    )
+    offer = None if row is None else offer_from_row(row)
+    if offer is None or offer.game_version != game.version:
+        raise OfferError(game_id, "no_offer")
+    if offer.offered_by == user_id:
+        raise OfferError(game_id, "own_offer")
+    return abandon_game(conn, game_id, expected_version, None, update_id, now, EndReason.AGREEMENT)
 
 
 # -- board messages ----------------------------------------------------------------------------
@@ -452,13 +613,14 @@ def insert_invitation(
     options_json: str,
     expires_at: int,
     now: int,
+    dice_seed_id: int | None = None,
 ) -> Invitation:
     _require(conn, user_ids=(inviter_id, invitee_id), chat_id=chat_id)
     row = _one(
         conn,
         "INSERT INTO invitations (token, inviter_id, invitee_id, chat_id, thread_id, variant, "
-        "match_length, options_json, state, created_at, expires_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) "
+        "match_length, options_json, state, created_at, expires_at, dice_seed_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) "
         f"RETURNING {INVITATION_COLUMNS}",
         (
             token,
@@ -471,6 +633,7 @@ def insert_invitation(
             options_json,
             now,
             expires_at,
+            dice_seed_id,
         ),
     )
     assert row is not None

@@ -16,6 +16,7 @@ from bot.app import App, build, register_commands
 from bot.callbacks import Act, GameCB
 from bot.config import Settings
 from bot.outbox import Outbox
+from gameplay import ChatKind, Place
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 
 TOKEN = "123456789:AAHfakeTokenForTheNardyBotTests_x9"
@@ -30,11 +31,20 @@ class Running:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    tg: FakeTelegram, db: Path, *, seed: int = 1, ai_seed: int = 7, outbox: Outbox | None = None
+    tg: FakeTelegram,
+    db: Path | str,
+    *,
+    seed: int = 1,
+    ai_seed: int = 7,
+    outbox: Outbox | None = None,
 ) -> AsyncIterator[Running]:
-    """Build the bot against ``tg`` with database ``db`` and poll until the block exits."""
-    settings = Settings(BOT_TOKEN=TOKEN, DATABASE_PATH=str(db), TELEGRAM_API_BASE=tg.base_url)  # type: ignore[call-arg]
-    fast = Outbox(private=(1000, 1000), group_send=(1000, 1000), group_edit=(1000, 1000))
+    """Build the bot against ``tg`` with database ``db`` (a SQLite path, or a
+    ``postgresql://`` URL) and poll until the block exits."""
+    where = (
+        {"DATABASE_URL": db} if str(db).startswith("postgresql://") else {"DATABASE_PATH": str(db)}
+    )
+    settings = Settings(BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, **where)  # type: ignore[call-arg]
+    fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
     app = await build(settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast)
     await register_commands(app.bot)
     task = asyncio.create_task(
@@ -152,8 +162,8 @@ def players_by_chat(
 async def active_match(app: App, chat_id: int, user_id: int):
     """The bot's stored state of the game shown in ``chat_id`` (the test player's knowledge
     of the rules: it picks legal plays with the engine, as a player knows the rules)."""
-    snap = await app.games.find_for_chat(chat_id, 0, user_id, private=chat_id > 0)
-    return snap
+    kind = ChatKind.PRIVATE if chat_id > 0 else ChatKind.GROUP
+    return await app.games.find_for_chat(Place(chat_id, 0, kind), user_id)
 
 
 VISIBLE = ("editMessageMedia", "editMessageCaption", "sendPhoto", "sendMessage", "editMessageText")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import string
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +15,7 @@ from bot.config import SettingsError, load_settings
 from bot.texts import CATALOGS, normalise_lang, t
 
 GOOD = "123456789:AAHfakeTokenForTheNardyBotTests_x9"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_missing_token_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -18,6 +23,45 @@ def test_missing_token_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.chdir("/")
     with pytest.raises(SettingsError, match="BOT_TOKEN is required"):
         load_settings()
+
+
+def test_empty_token_says_so_where_env_is_and_how_to_get_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The README's first run: .env copied from .env.example, BOT_TOKEN= still empty."""
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("BOT_TOKEN=\nDATABASE_PATH=x.sqlite3\n", encoding="utf-8")
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    message = str(info.value)
+    assert message.startswith("BOT_TOKEN is empty")
+    assert "does not look like" not in message
+    assert f"set it in {tmp_path.resolve() / '.env'}" in message
+    assert "@BotFather" in message and "/newbot" in message
+    assert "\n" not in message  # one line
+
+    # Empty in the environment: the environment is named, since it overrides the file.
+    monkeypatch.setenv("BOT_TOKEN", "  ")
+    with pytest.raises(SettingsError, match="BOT_TOKEN is empty: it comes from the environment"):
+        load_settings()
+
+
+def test_python_m_bot_with_an_empty_token_exits_with_the_message(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    (tmp_path / ".env").write_text("BOT_TOKEN=\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("nardy bot: configuration error: BOT_TOKEN is empty: set it in")
+    assert str(tmp_path.resolve() / ".env") in done.stderr
 
 
 def test_malformed_token_is_refused_without_echoing_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -31,12 +75,31 @@ def test_malformed_token_is_refused_without_echoing_it(monkeypatch: pytest.Monke
 
 def test_settings_defaults_and_secret_repr(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOT_TOKEN", GOOD)
-    for name in ("DATABASE_PATH", "TELEGRAM_API_BASE", "WEBHOOK_URL", "LOG_LEVEL"):
+    for name in ("DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_BASE", "WEBHOOK_URL", "LOG_LEVEL"):
         monkeypatch.delenv(name, raising=False)
     settings = load_settings()
-    assert settings.database_path == "nardy.sqlite3"
+    assert settings.database_path == "nardy.sqlite3" == settings.database
     assert settings.telegram_api_base is None and not settings.use_webhook
     assert GOOD not in repr(settings) and GOOD not in str(settings.model_dump())
+
+
+def test_database_url_selects_postgresql_and_keeps_its_password(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("BOT_TOKEN", GOOD)
+    url = "postgresql://nardy:hunter2-secret@db.internal:5432/nardy"
+    monkeypatch.setenv("DATABASE_URL", url)
+    settings = load_settings()
+    assert settings.database == url
+    assert "hunter2-secret" not in repr(settings) and "hunter2-secret" not in str(
+        settings.model_dump()
+    )
+    monkeypatch.setenv("DATABASE_URL", "  ")
+    assert load_settings().database == "nardy.sqlite3"  # blank: SQLite
+    monkeypatch.setenv("DATABASE_URL", "mysql://root@localhost/nardy")
+    with pytest.raises(SettingsError, match="DATABASE_URL") as info:
+        load_settings()
+    assert "root@localhost" not in str(info.value)
 
 
 def test_webhook_needs_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:

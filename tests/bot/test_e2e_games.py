@@ -12,6 +12,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.callbacks import Act
+from bot.texts import t
 from engine import Phase, format_steps
 from tests.bot.harness import (
     active_match,
@@ -117,8 +118,15 @@ async def test_group_long_game_to_the_end_and_rematch(tmp_path: Path) -> None:
             assert "🏆" in (final.caption or "")
             labels = [label for row in final.button_labels() for label in row]
             assert "🔁 Реванш" in labels
+            # a rematch between people starts only when the other player accepts (#18)
             mark = tg.mark()
             await tg.tap_button(group, bob, "🔁 Реванш")
+            await tg.wait_for("sendMessage", chat_id=group, since=mark, timeout=30)
+            offer = tg.last_bot_message(group)
+            assert "Bob" in (offer.text or "") and "Алиса" in (offer.text or "")
+            assert current_board(tg, group).message_id == final.message_id
+            mark = tg.mark()
+            await tg.tap_button(group, alice, t("ru", "btn_accept"), message_id=offer.message_id)
             await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
             await tg.wait_idle(quiet=0.1)
             again = current_board(tg, group)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -118,6 +119,31 @@ async def test_illegal_typed_move_is_explained_and_changes_nothing(tmp_path: Pat
         assert "(C-1)" in (reply.text or "")
         await type_and_wait(tg, group, mover, "/move 24/x")
         assert "Не понял ход" in (tg.last_bot_message(group).text or "")
+        after = await active_match(run.app, group.id, alice.id)
+        assert after.row.version == before.row.version
+
+
+async def test_unreadable_typed_move_is_explained_in_the_chat_language_and_escaped(
+    tmp_path: Path,
+) -> None:
+    """#18 items 1 and 2: the notation error is worded by the catalog (no English inside a
+    Russian reply), and the user's own text, tags and ampersands included, is escaped."""
+    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+        group, alice, bob = await start_group_game(tg)
+        mover, _ = await mover_and_other(run, group, alice, bob)
+        before = await active_match(run.app, group.id, alice.id)
+
+        await type_and_wait(tg, group, mover, "/move 1/7")
+        reply = tg.last_bot_message(group).text or ""
+        explanation = reply.split("\n")[0]  # the next line is the example, in notation
+        assert explanation.startswith("Не понял ход:") and "«1/7»" in explanation, reply
+        assert not re.search(r"[A-Za-z]", explanation), explanation
+
+        await type_and_wait(tg, group, mover, "/m <b>24/18</b> & <i>")
+        reply = tg.last_bot_message(group)
+        assert (reply.text or "").startswith("Не понял ход:"), reply.text
+        assert "<b>24" in (reply.text or "")  # shown as typed, not parsed as HTML
+        assert not [e for e in reply.entities or () if e["type"] in ("bold", "italic")]
         after = await active_match(run.app, group.id, alice.id)
         assert after.row.version == before.row.version
 

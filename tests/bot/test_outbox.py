@@ -3,6 +3,8 @@ and the in-memory caches."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot import outbox as outbox_module
@@ -45,7 +47,7 @@ def test_edit_numbers_are_kept_for_recent_messages_only() -> None:
 
 
 def test_recent_keeps_the_most_recently_used_entries() -> None:
-    from bot.recent import Recent
+    from storage.recent import Recent
 
     names: Recent[int, str] = Recent(3)
     for uid in (1, 2, 3):
@@ -56,3 +58,78 @@ def test_recent_keeps_the_most_recently_used_entries() -> None:
     assert names.get(2) is None and names.get(2, "?") == "?"
     names[3] = "renamed"
     assert list(names) == [1, 4, 3] and len(names) == 3
+
+
+class VirtualClock:
+    """The outbox's clock and sleep, without waiting: a sleep lets other tasks run once, then
+    moves time on."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.now = 1_000.0
+        monkeypatch.setattr(outbox_module, "_now", lambda: self.now)
+        monkeypatch.setattr(outbox_module, "_sleep", self.sleep)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(0)
+        self.now += max(seconds, 0.0)
+
+
+async def test_a_group_gets_at_most_20_new_messages_in_any_minute(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Telegram allows about 20 messages a minute in a group: 100 queued sends must never put
+    more than 20 into any 60 seconds, and must not wait longer than that needs."""
+    clock = VirtualClock(monkeypatch)
+    box = Outbox()
+    sent: list[float] = []
+
+    async def send() -> bool:
+        sent.append(clock.now)
+        return True
+
+    for _ in range(100):
+        await box.run(-1001, send)
+    assert len(sent) == 100
+    for first, twenty_first in zip(sent, sent[20:], strict=False):
+        assert twenty_first - first >= 60.0
+    assert sent[19] - sent[0] < 1.0  # the first 20 go at once …
+    assert sent[-1] - sent[0] <= 4 * 60.0 + 1.0  # … and then 20 a minute, not slower
+    # A private chat and the group's edits are budgets of their own.
+    before = clock.now
+    await box.run(-1001, send, kind="edit")
+    await box.run(42, send)
+    assert clock.now == before
+
+
+async def test_a_notice_for_a_game_that_has_moved_on_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """'Your move' waits for the group's budget; if the game was shown at a newer version
+    meanwhile (the player already started moving), it is not sent at all."""
+    clock = VirtualClock(monkeypatch)
+    box = Outbox(group_send=(1, 60.0))
+    sent: list[str] = []
+
+    async def send(text: str) -> str:
+        sent.append(text)
+        return text
+
+    game = ("game", 7)
+    box.shown(game, 3)
+    await box.run(-1001, lambda: send("board"))  # uses the minute's only slot
+    waiting = [
+        asyncio.create_task(
+            box.run(-1001, lambda: send("your move, v3"), skip=lambda: box.moved_on(game, 3))
+        ),
+        asyncio.create_task(
+            box.run(-1001, lambda: send("other game"), skip=lambda: box.moved_on(("game", 8), 1))
+        ),
+    ]
+    await asyncio.sleep(0)
+    box.shown(game, 4)  # the player moved before the notice's turn came
+    box.shown(game, 2)  # an older state shown late does not undo that
+    results = await asyncio.gather(*waiting)
+    assert results == [None, "other game"]
+    assert sent == ["board", "other game"]
+    assert clock.now >= 1_060.0
+    assert not box.moved_on(game, 4) and box.moved_on(game, 3)

@@ -24,13 +24,12 @@ from bot.house_rules import (
     ChatDefaults,
     SettingError,
     apply_setting,
-    chat_defaults,
     describe,
     next_value,
 )
-from bot.knowledge import all_topics, get_topic
 from bot.texts import t
 from engine import Options, Phase, format_steps
+from teacher import all_topics, get_topic
 from tests.bot.harness import (
     TOKEN,
     active_match,
@@ -41,7 +40,7 @@ from tests.bot.harness import (
     type_and_wait,
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
-from tests.test_knowledge import cited_ids
+from tests.teacher.test_knowledge import cited_ids
 
 TRANSCRIPTS = Path(os.environ.get("NARDY_TRANSCRIPTS", tempfile.gettempdir()))
 
@@ -59,13 +58,13 @@ def find_forfeit_seed(limit: int = 200) -> int | None:
     dice and be the last play before a human must act, so the board offers "Why?"."""
     import random
 
-    from bot.gameplay import GameService
     from bot.presenter import burned_dice
+    from gameplay import GameService
 
     for seed in range(1, limit):
         games = GameService(None, rng=random.Random(seed))  # type: ignore[arg-type]
         match = games.new_match("long", 1, Options())
-        games._advance(match, {0: 1, 1: 2}, None)
+        games.advance(match, {0: 1, 1: 2}, None)
         game = match.current
         plays = [e for e in game.history if e.kind in ("move", "pass") and e.side is not None]
         joiner = [e for e in plays if e.side is not None and game.seat_of(e.side) == 1]
@@ -315,7 +314,7 @@ async def test_settings_by_admins_change_the_next_game(tmp_path: Path) -> None:
                 visible=False,
             )
             assert "администраторы" in (tg.callback_answers[qid].text or "")
-            assert not (await chat_defaults(run.app.store, group.id)).options.block_in_passing
+            assert not (await run.app.games.chats.defaults(group.id)).options.block_in_passing
 
             await tap_label(tg, group, alice, screen, "▫️ Блок из 6 «на проходе» (V-1)")
             screen = tg.messages[group.id][screen.message_id]
@@ -337,7 +336,7 @@ async def test_settings_by_admins_change_the_next_game(tmp_path: Path) -> None:
             await tg.tap_button(group, bob, "✋ Присоединиться")
             await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
             await tg.wait_idle(quiet=0.1)
-            snap = await run.app.games.find_for_chat(group.id, 0, alice.id, private=False)
+            snap = await active_match(run.app, group.id, alice.id)
             assert snap is not None
             assert snap.match.options.block_in_passing
             assert snap.match.options.cube is True
@@ -358,7 +357,7 @@ async def test_settings_by_admins_change_the_next_game(tmp_path: Path) -> None:
             await tap_label(tg, private, carol, mine, "▫️ First move: lot dice (V-3)")
             mine = tg.messages[private.id][mine.message_id]
             assert "✅ First move: lot dice (V-3)" in labels(mine)
-            assert (await chat_defaults(run.app.store, carol.id)).options.first_move_lot_dice
+            assert (await run.app.games.chats.defaults(carol.id)).options.first_move_lot_dice
             await type_and_wait(tg, private, carol, "/rules")
             assert "first move plays the lot numbers (V-3)" in (
                 tg.last_bot_message(private).text or ""

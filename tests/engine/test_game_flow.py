@@ -339,7 +339,7 @@ def test_M_15_M_21_points_add_up_and_the_match_ends_at_N_capped() -> None:
     game2.resign(B)  # another 3: 6 → capped at 4
     match.record_result()
     assert match.score == [4, 0] and match.is_over and match.winner_seat == A
-    assert act_error(match.next_game) is Reason.GAME_OVER
+    assert act_error(match.next_game) is Reason.MATCH_OVER
 
 
 def test_V_16_crawford_game_has_no_doubling_and_later_games_do() -> None:

@@ -243,6 +243,10 @@ NOT_FROM_MOVES = {
     Reason.NOT_MAXIMAL_DOUBLE: "C-21 surfaces as INCOMPLETE (C-23)",
     # Game actions, raised as IllegalActionError: see test_game_flow.py.
     Reason.NOT_YOUR_TURN: "game action",
+    Reason.NO_DICE: "game action",
+    Reason.WRONG_PHASE: "game action",
+    Reason.GAME_NOT_OVER: "game action",
+    Reason.MATCH_OVER: "game action",
     Reason.CUBE_TIMING: "game action",
     Reason.CUBE_OWNER: "game action",
     Reason.CUBE_DISABLED: "game action",

@@ -1,15 +1,25 @@
-"""Fixtures for the storage tests: a real SQLite file in ``tmp_path`` and a controllable clock."""
+"""Fixtures for the storage tests: one suite, two real backends, and a controllable clock.
+
+``store`` (and ``people`` on top of it) is parametrised over the backends: a SQLite file in
+``tmp_path`` and a fresh database on the session's PostgreSQL server (tests/conftest.py).  A
+test that needs something only one backend has asks for ``db_path`` (SQLite) or
+``postgres_url`` itself.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
-from storage import NewGame, SqliteStorage
+from storage import NewGame, SqliteStorage, Storage
 
 ALICE, BORIS, CARMEN, DMITRY = 111, 222, 333, 444
 GROUP = -1001234567890
@@ -55,9 +65,76 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "nardy.sqlite3"
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One backend's database for one test: open more stores on it, reach below the API."""
+
+    name: str
+    location: str  # a SQLite file path or a PostgreSQL URL
+
+    async def open(self, clock: FakeClock | None = None) -> Storage:
+        """Another store on the same database (as a second bot process would open it)."""
+        if self.name == "sqlite":
+            return await SqliteStorage.open(self.location, clock=clock)
+        from storage.postgres import PostgresStorage
+
+        return await PostgresStorage.open(self.location, clock=clock)
+
+    @property
+    def writes(self) -> ModuleType:
+        """The module holding the backend's transaction bodies (to break one on purpose)."""
+        if self.name == "sqlite":
+            from storage.sqlite import writes
+        else:
+            from storage.postgres import writes
+        return writes
+
+    async def settle(self, store: Storage) -> None:
+        """Wait until no write of a cancelled caller is still running: SQLite's writer thread
+        runs them in order, so one more write queues behind them; PostgreSQL runs them side by
+        side, in tasks the store can wait for."""
+        if self.name == "sqlite":
+            await store.mark_update_processed(-1)
+        else:
+            await store.settle()  # type: ignore[attr-defined]
+
+    async def execute(self, store: Storage, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one raw statement (``?`` placeholders) in its own transaction, past every
+        check of the repository, to prove what the schema itself enforces."""
+        if self.name == "sqlite":
+            assert isinstance(store, SqliteStorage)
+            await store._pool.writer.transaction(lambda conn: conn.execute(sql, params))
+            return
+        from storage.postgres.store import translate_errors
+
+        numbered = iter(range(1, len(params) + 1))
+        dialect = re.sub(r"\?", lambda _: f"${next(numbered)}", sql)
+        with translate_errors():
+            await store._pool.execute(dialect, *params)  # type: ignore[attr-defined]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run every test that uses a store once per backend; a module or test marked
+    ``@pytest.mark.backends("sqlite")`` tests something only that backend has."""
+    if "backend" in metafunc.fixturenames:
+        marker = metafunc.definition.get_closest_marker("backends")
+        names = marker.args if marker is not None else BACKENDS
+        metafunc.parametrize("backend", names, indirect=True)
+
+
 @pytest.fixture
-async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteStorage]:
-    storage = await SqliteStorage.open(db_path, clock=clock)
+def backend(request: pytest.FixtureRequest, db_path: Path) -> Backend:
+    if request.param == "sqlite":
+        return Backend("sqlite", str(db_path))
+    return Backend("postgresql", request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+async def store(backend: Backend, clock: FakeClock) -> AsyncIterator[Storage]:
+    storage = await backend.open(clock)
     try:
         yield storage
     finally:
@@ -65,7 +142,7 @@ async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteStorage]
 
 
 @pytest.fixture
-async def people(store: SqliteStorage) -> SqliteStorage:
+async def people(store: Storage) -> Storage:
     """The store with four users, a group chat and Alice's private chat."""
     await store.upsert_user(ALICE, "Alice", username="alice", language="en")
     await store.upsert_user(BORIS, "Борис", language="ru")

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from storage import SqliteStorage
+from storage import SqliteStorage, Storage
 from tests.storage.conftest import ALICE, FakeClock, new_game
 
 
-async def test_backup_while_saving(people: SqliteStorage, tmp_path: Path, clock: FakeClock) -> None:
+async def test_backup_while_saving(people: Storage, tmp_path: Path, clock: FakeClock) -> None:
     game = await people.create_game(new_game())
     stop = asyncio.Event()
 
@@ -44,6 +44,7 @@ async def test_backup_while_saving(people: SqliteStorage, tmp_path: Path, clock:
         assert (await copy.get_user(ALICE)).display_name == "Alice"
 
 
+@pytest.mark.backends("sqlite")
 @pytest.mark.skipif(shutil.which("sqlite3") is None, reason="sqlite3 shell not installed")
 async def test_documented_shell_backup_command(people: SqliteStorage, tmp_path: Path) -> None:
     """The command docs/storage.md gives works on a database the bot holds open."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -16,11 +15,10 @@ from storage import (
     NewGame,
     NewMove,
     NotFoundError,
-    SqliteStorage,
     StaleVersionError,
+    Storage,
     StorageError,
 )
-from storage.sqlite import writes
 from tests.storage.conftest import (
     ALICE,
     BORIS,
@@ -28,6 +26,7 @@ from tests.storage.conftest import (
     DMITRY,
     GROUP,
     PRIVATE,
+    Backend,
     FakeClock,
     new_game,
     sample_state,
@@ -38,7 +37,7 @@ def move(n: int, colour: str = "white") -> NewMove:
     return NewMove(colour, (n % 6 + 1, (n * 5) % 6 + 1), f"play-{n}", f"pos-{n}")
 
 
-async def test_one_active_game_per_chat_topic(people: SqliteStorage) -> None:
+async def test_one_active_game_per_chat_topic(people: Storage) -> None:
     first = await people.create_game(new_game(ALICE, BORIS))
     with pytest.raises(ActiveGameExistsError) as caught:
         await people.create_game(new_game(CARMEN, DMITRY))
@@ -58,23 +57,22 @@ async def test_one_active_game_per_chat_topic(people: SqliteStorage) -> None:
     assert (await people.get_active_game(GROUP)) == second
 
 
-async def test_the_database_itself_enforces_one_active_game(people: SqliteStorage) -> None:
+async def test_the_database_itself_enforces_one_active_game(
+    people: Storage, backend: Backend
+) -> None:
     """Even a write that skips the repository's check is stopped by the partial unique index."""
     await people.create_game(new_game(ALICE, BORIS))
-
-    def sneak_in(conn: sqlite3.Connection) -> None:
-        conn.execute(
+    with pytest.raises(ConstraintError, match=r"(?i)unique"):
+        await backend.execute(
+            people,
             "INSERT INTO games (variant, chat_id, white_user_id, black_user_id, state, "
             "created_at, updated_at) VALUES ('long', ?, ?, ?, '{}', 0, 0)",
             (GROUP, CARMEN, DMITRY),
         )
 
-    with pytest.raises(ConstraintError, match="UNIQUE"):
-        await people._pool.writer.transaction(sneak_in)
-
 
 async def test_a_user_plays_several_games_in_different_chats(
-    people: SqliteStorage, clock: FakeClock
+    people: Storage, clock: FakeClock
 ) -> None:
     group_game = await people.create_game(new_game(ALICE, BORIS))
     clock.advance(seconds=1)
@@ -96,9 +94,7 @@ async def test_a_user_plays_several_games_in_different_chats(
     assert len(await people.list_user_games(ALICE, limit=1)) == 1
 
 
-async def test_save_bumps_the_version_and_appends_moves(
-    people: SqliteStorage, clock: FakeClock
-) -> None:
+async def test_save_bumps_the_version_and_appends_moves(people: Storage, clock: FakeClock) -> None:
     game = await people.create_game(new_game())
     assert (game.version, game.move_count) == (1, 0)
     clock.advance(seconds=1)
@@ -118,7 +114,7 @@ async def test_save_bumps_the_version_and_appends_moves(
     assert await people.get_game(game.game_id) == v4
 
 
-async def test_a_stale_save_fails_and_changes_nothing(people: SqliteStorage) -> None:
+async def test_a_stale_save_fails_and_changes_nothing(people: Storage) -> None:
     game = await people.create_game(new_game())
     current = await people.save_game(game.game_id, 1, "mine", moves=[move(1)])
     with pytest.raises(StaleVersionError) as caught:
@@ -129,7 +125,7 @@ async def test_a_stale_save_fails_and_changes_nothing(people: SqliteStorage) -> 
     assert len(await people.get_moves(game.game_id)) == 1
 
 
-async def test_writes_to_a_game_that_is_over_are_refused(people: SqliteStorage) -> None:
+async def test_writes_to_a_game_that_is_over_are_refused(people: Storage) -> None:
     game = await people.create_game(new_game())
     abandoned = await people.abandon_game(game.game_id, 1, "final")
     assert abandoned.status is GameStatus.ABANDONED and abandoned.state == "final"
@@ -148,7 +144,7 @@ async def test_writes_to_a_game_that_is_over_are_refused(people: SqliteStorage) 
     assert (await people.get_user_stats(ALICE, "long")).games == 0
 
 
-async def test_missing_rows_raise_not_found(people: SqliteStorage) -> None:
+async def test_missing_rows_raise_not_found(people: Storage) -> None:
     with pytest.raises(NotFoundError):
         await people.get_game(404)
     with pytest.raises(NotFoundError):
@@ -168,13 +164,13 @@ async def test_missing_rows_raise_not_found(people: SqliteStorage) -> None:
     [(None, None, "easy"), (ALICE, ALICE, None), (ALICE, None, None), (ALICE, BORIS, "hard")],
 )
 async def test_impossible_seatings_are_refused(
-    people: SqliteStorage, white: int | None, black: int | None, ai_level: str | None
+    people: Storage, white: int | None, black: int | None, ai_level: str | None
 ) -> None:
     with pytest.raises(ValueError):
         await people.create_game(NewGame("long", GROUP, white, black, "{}", ai_level=ai_level))
 
 
-async def test_bad_arguments_are_refused_before_writing(people: SqliteStorage) -> None:
+async def test_bad_arguments_are_refused_before_writing(people: Storage) -> None:
     game = await people.create_game(new_game())
     with pytest.raises(ValueError):
         await people.create_game(NewGame("chess", GROUP, ALICE, BORIS, "{}"))
@@ -194,7 +190,7 @@ async def test_bad_arguments_are_refused_before_writing(people: SqliteStorage) -
     assert (await people.get_game(game.game_id)).version == 1
 
 
-async def test_board_messages_in_several_chats(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_board_messages_in_several_chats(people: Storage, clock: FakeClock) -> None:
     game = await people.create_game(new_game())
     await people.set_game_message(game.game_id, GROUP, 10)
     await people.set_game_message(game.game_id, ALICE, 20)
@@ -221,21 +217,36 @@ async def test_board_messages_in_several_chats(people: SqliteStorage, clock: Fak
 
 
 async def test_a_save_failing_half_way_leaves_nothing(
-    people: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+    people: Storage, backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The state update and the move log are one transaction: if anything fails after the
     UPDATE (here: right after the moves were inserted), both are rolled back."""
     game = await people.create_game(new_game())
-    real_append = writes._append_moves
+    if backend.name == "sqlite":
+        writes = backend.writes
+        real_append = writes._append_moves
 
-    def append_then_fail(*args: Any) -> None:
-        real_append(*args)
-        raise RuntimeError("power cut in the middle of the save")
+        def append_then_fail(*args: Any) -> None:
+            real_append(*args)
+            raise RuntimeError("power cut in the middle of the save")
 
-    monkeypatch.setattr(writes, "_append_moves", append_then_fail)
-    with pytest.raises(RuntimeError):
+        monkeypatch.setattr(writes, "_append_moves", append_then_fail)
+    else:  # the save is one statement there: the server itself fails after the insert
+        await backend.execute(
+            people,
+            "CREATE FUNCTION power_cut() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'power cut in the middle of the save'; END $$",
+        )
+        await backend.execute(
+            people,
+            "CREATE TRIGGER power_cut AFTER INSERT ON moves "
+            "FOR EACH ROW EXECUTE FUNCTION power_cut()",
+        )
+    with pytest.raises(Exception, match="power cut in the middle of the save"):
         await people.save_game(game.game_id, 1, "half", moves=[move(1)], update_id=9)
     monkeypatch.undo()
+    if backend.name == "postgresql":
+        await backend.execute(people, "DROP TRIGGER power_cut ON moves")
 
     assert await people.get_game(game.game_id) == game
     assert await people.get_moves(game.game_id) == []

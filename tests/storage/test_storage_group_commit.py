@@ -10,12 +10,14 @@ import threading
 import pytest
 
 from storage import ConstraintError, NotFoundError, SqliteStorage
-from storage.sqlite.connections import WriterThread
+from storage.sqlite.connections import ConnectionThread
 
 from .conftest import ALICE, BORIS
 
+pytestmark = pytest.mark.backends("sqlite")  # the SQLite writer thread's group commit
 
-def writer_of(store: SqliteStorage) -> WriterThread:
+
+def writer_of(store: SqliteStorage) -> ConnectionThread:
     return store._pool.writer
 
 

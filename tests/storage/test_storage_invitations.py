@@ -15,7 +15,7 @@ from storage import (
     InvitationState,
     NewInvitation,
     NotFoundError,
-    SqliteStorage,
+    Storage,
 )
 from tests.storage.conftest import ALICE, BORIS, CARMEN, DMITRY, GROUP, FakeClock, new_game
 
@@ -32,7 +32,7 @@ def invite(clock: FakeClock, invitee: int | None = None, **kwargs: object) -> Ne
 
 
 async def test_accept_creates_the_game_in_the_same_transaction(
-    people: SqliteStorage, clock: FakeClock
+    people: Storage, clock: FakeClock
 ) -> None:
     invitation = await people.create_invitation(invite(clock, BORIS))
     clock.advance(minutes=1)
@@ -48,13 +48,13 @@ async def test_accept_creates_the_game_in_the_same_transaction(
     assert caught.value.state == "accepted"
 
 
-async def test_accept_without_a_game(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_accept_without_a_game(people: Storage, clock: FakeClock) -> None:
     invitation = await people.create_invitation(invite(clock))
     accepted = await people.accept_invitation(invitation.token, CARMEN)
     assert accepted.game is None and accepted.invitation.game_id is None
 
 
-async def test_who_may_answer(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_who_may_answer(people: Storage, clock: FakeClock) -> None:
     personal = await people.create_invitation(invite(clock, BORIS))
     with pytest.raises(InvitationNotForYouError):
         await people.accept_invitation(personal.token, CARMEN)
@@ -78,7 +78,7 @@ async def test_who_may_answer(people: SqliteStorage, clock: FakeClock) -> None:
         await people.decline_invitation(open_one.token, DMITRY)
 
 
-async def test_expiry(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_expiry(people: Storage, clock: FakeClock) -> None:
     soon = await people.create_invitation(invite(clock))
     later = await people.create_invitation(
         NewInvitation(ALICE, "short", clock.now + timedelta(hours=1), chat_id=GROUP)
@@ -99,7 +99,7 @@ async def test_expiry(people: SqliteStorage, clock: FakeClock) -> None:
 
 
 async def test_accept_fails_whole_when_the_chat_already_has_a_game(
-    people: SqliteStorage, clock: FakeClock
+    people: Storage, clock: FakeClock
 ) -> None:
     running = await people.create_game(new_game(CARMEN, DMITRY))
     invitation = await people.create_invitation(invite(clock, BORIS))
@@ -109,7 +109,7 @@ async def test_accept_fails_whole_when_the_chat_already_has_a_game(
     assert (await people.get_invitation(invitation.token)).state is InvitationState.PENDING
 
 
-async def test_two_people_accept_at_once(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_two_people_accept_at_once(people: Storage, clock: FakeClock) -> None:
     invitation = await people.create_invitation(invite(clock))
     contenders = [BORIS, CARMEN, DMITRY]
     outcomes = await asyncio.gather(
@@ -126,7 +126,7 @@ async def test_two_people_accept_at_once(people: SqliteStorage, clock: FakeClock
     assert games[0] is not None and games[0] == winners[0].game
 
 
-async def test_unknown_rows(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_unknown_rows(people: Storage, clock: FakeClock) -> None:
     with pytest.raises(NotFoundError):
         await people.get_invitation("nope")
     with pytest.raises(NotFoundError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from storage import (
     InvitationState,
     SqliteStorage,
 )
-from storage.sqlite.connections import configure_sync
+from storage.sqlite.connections import configure
 from storage.sqlite.migrations import (
     APPLICATION_ID,
     LATEST_VERSION,
@@ -30,6 +31,7 @@ from storage.sqlite.migrations import (
     migrate,
     schema_version,
 )
+from storage.sqlite.rows import from_us
 
 US = 1_700_000_000_000_000  # a fixed time, in the stored unit (microseconds)
 
@@ -47,7 +49,7 @@ def schema_of(path: Path) -> list[tuple[str, str, str]]:
 def open_raw(path: Path) -> sqlite3.Connection:
     """A connection set up like the store's writer (autocommit, the same PRAGMAs)."""
     conn = sqlite3.connect(path, isolation_level=None)
-    configure_sync(conn, synchronous="NORMAL", busy_timeout_ms=5000)
+    configure(conn, synchronous="NORMAL", busy_timeout_ms=5000, read_only=False)
     return conn
 
 
@@ -106,7 +108,19 @@ def build_database(path: Path, version: int) -> None:
                 "INSERT INTO user_stats (user_id, variant, vs_ai, games, wins, losses, "
                 "wins_oin, points_won) VALUES (7, 'short', 0, 3, 2, 1, 2, 2)"
             )
-        # Version 4 (processed updates) is the newest, so no older database has that table.
+        if version >= 4:
+            conn.execute(
+                "INSERT INTO processed_updates (update_id, processed_at) VALUES (5, ?)", (US,)
+            )
+        if version >= 5:
+            conn.execute(
+                "INSERT INTO dice_seeds (seed_id, commitment, server_seed, client_seeds, rolls, "
+                "created_at) VALUES (3, ?, ?, '[\"tg:user=7\"]', '6152', ?)",
+                ("ab" * 32, bytes(32), US),
+            )
+            conn.execute("UPDATE games SET dice_seed_id = 3 WHERE game_id = 1")
+        # Version 6 (clocks, offers, end reasons) holds no rows here; version 7 adds clocks to the
+        # games already running, which the upgrade test checks.
     finally:
         conn.close()
 
@@ -141,6 +155,9 @@ async def test_empty_file_is_migrated_to_latest(tmp_path: Path, how: str) -> Non
         "user_stats",
         "ratings",
         "processed_updates",
+        "dice_seeds",
+        "game_clocks",
+        "game_offers",
         "schema_version",
     } <= tables
 
@@ -168,6 +185,13 @@ async def test_upgrade_from_every_earlier_version_keeps_data(tmp_path: Path, sta
                 (2, (6, 6), "24/18(2) 13/7(2)"),
             ]
             assert [m.message_id for m in await store.get_game_messages(1)] == [99]
+            assert game.end_reason is None  # column added by migration 6
+            # migration 7: a game running before move clocks is abandoned 30 days after its
+            # last write, like any other
+            backfilled = await store.get_clock(1)
+            assert backfilled is not None and backfilled.deadline_at is None
+            assert backfilled.abandon_at == backfilled.next_due_at == from_us(US) + timedelta(30)
+            assert game.dice_seed_id == (3 if start >= 5 else None)
             # the upgraded database keeps working: the next move continues the log
             saved = await store.save_game(1, 4, '{"new":true}')
             assert saved.version == 5
@@ -179,6 +203,15 @@ async def test_upgrade_from_every_earlier_version_keeps_data(tmp_path: Path, sta
             assert (rating.rating, rating.games, rating.peak) == (1530.5, 3, 1540.0)
             stats = await store.get_user_stats(7, "short")
             assert (stats.games, stats.wins, stats.losses, stats.wins_oin) == (3, 2, 1, 2)
+        if start >= 4:
+            assert not await store.mark_update_processed(5)
+        if start >= 5:
+            seed = await store.get_dice_seed(3)
+            assert (seed.rolls, seed.client_seeds, seed.server_seed) == (
+                (6, 1, 5, 2),
+                ("tg:user=7",),
+                None,
+            )
     finally:
         await store.close()
 

@@ -19,26 +19,35 @@ from storage import (
     NotFoundError,
     ResultKind,
     SqliteStorage,
+    Storage,
     Variant,
 )
-from tests.storage.conftest import ALICE, BORIS, GROUP, PRIVATE, FakeClock, new_game, sample_state
+from tests.storage.conftest import (
+    ALICE,
+    BORIS,
+    GROUP,
+    PRIVATE,
+    Backend,
+    FakeClock,
+    new_game,
+    sample_state,
+)
 
 BIG_USER = 7_999_999_999  # Telegram ids exceed 32 bits
 BIG_CHAT = -1_009_999_999_999
 
 
-async def reopen(store: SqliteStorage, clock: FakeClock) -> SqliteStorage:
-    """Close and open the same file, so values come from disk, not from a connection cache."""
-    path = store.path
+async def reopen(backend: Backend, store: Storage, clock: FakeClock) -> Storage:
+    """Close and open the same database, so values come from disk, not from a cache."""
     await store.close()
-    return await SqliteStorage.open(path, clock=clock)
+    return await backend.open(clock)
 
 
-async def test_user_round_trip(store: SqliteStorage, clock: FakeClock) -> None:
+async def test_user_round_trip(store: Storage, backend: Backend, clock: FakeClock) -> None:
     written = await store.upsert_user(
         BIG_USER, "Ёжик 🦔 «в тумане»", username="ezhik", language="ru"
     )
-    store = await reopen(store, clock)
+    store = await reopen(backend, store, clock)
     try:
         assert await store.get_user(BIG_USER) == written
         assert written.created_at == clock.now  # microseconds survive
@@ -53,7 +62,7 @@ async def test_user_round_trip(store: SqliteStorage, clock: FakeClock) -> None:
         await store.close()
 
 
-async def test_chat_round_trip(store: SqliteStorage, clock: FakeClock) -> None:
+async def test_chat_round_trip(store: Storage, backend: Backend, clock: FakeClock) -> None:
     created = await store.upsert_chat(BIG_CHAT, ChatType.SUPERGROUP, title="Клуб")
     assert created.default_variant is Variant.LONG
     assert created.match_length == 1 and created.options == {}
@@ -63,7 +72,7 @@ async def test_chat_round_trip(store: SqliteStorage, clock: FakeClock) -> None:
     )
     # refreshing title and type from Telegram keeps the settings
     await store.upsert_chat(BIG_CHAT, "supergroup", title="Клуб 2")
-    store = await reopen(store, clock)
+    store = await reopen(backend, store, clock)
     try:
         loaded = await store.get_chat(BIG_CHAT)
         assert loaded.options == options and loaded.title == "Клуб 2"
@@ -82,7 +91,9 @@ async def test_chat_round_trip(store: SqliteStorage, clock: FakeClock) -> None:
         await store.close()
 
 
-async def test_game_move_message_round_trip(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_game_move_message_round_trip(
+    people: Storage, backend: Backend, clock: FakeClock
+) -> None:
     store = people
     game = await store.create_game(new_game(ALICE, BORIS, thread_id=17, variant="short"))
     clock.advance(seconds=3)
@@ -96,7 +107,7 @@ async def test_game_move_message_round_trip(people: SqliteStorage, clock: FakeCl
     )
     await store.set_game_message(game.game_id, GROUP, 1001, thread_id=17)
     await store.set_game_message(game.game_id, PRIVATE, 5, kind="board")
-    store = await reopen(store, clock)
+    store = await reopen(backend, store, clock)
     try:
         loaded = await store.get_game(game.game_id)
         assert loaded == saved
@@ -126,12 +137,14 @@ async def test_game_move_message_round_trip(people: SqliteStorage, clock: FakeCl
         await store.close()
 
 
-async def test_finished_game_round_trip(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_finished_game_round_trip(
+    people: Storage, backend: Backend, clock: FakeClock
+) -> None:
     game = await people.create_game(new_game(ALICE, BORIS))
     finished = await people.finish_game(
         game.game_id, 1, sample_state(9), GameResult(Colour.BLACK, ResultKind.KOKS, 3)
     )
-    store = await reopen(people, clock)
+    store = await reopen(backend, people, clock)
     try:
         loaded = await store.get_game(game.game_id)
         assert loaded == finished.game
@@ -144,10 +157,10 @@ async def test_finished_game_round_trip(people: SqliteStorage, clock: FakeClock)
 
 
 async def test_game_against_the_computer_round_trip(
-    people: SqliteStorage, clock: FakeClock
+    people: Storage, backend: Backend, clock: FakeClock
 ) -> None:
     game = await people.create_game(new_game(None, ALICE, chat_id=PRIVATE))
-    store = await reopen(people, clock)
+    store = await reopen(backend, people, clock)
     try:
         loaded = await store.get_game(game.game_id)
         assert loaded == game
@@ -157,7 +170,7 @@ async def test_game_against_the_computer_round_trip(
         await store.close()
 
 
-async def test_invitation_round_trip(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_invitation_round_trip(people: Storage, backend: Backend, clock: FakeClock) -> None:
     expires = clock.now + timedelta(minutes=10)
     created = await people.create_invitation(
         NewInvitation(
@@ -174,7 +187,7 @@ async def test_invitation_round_trip(people: SqliteStorage, clock: FakeClock) ->
     open_one = await people.create_invitation(
         NewInvitation(inviter_id=BORIS, variant=Variant.LONG, expires_at=expires, token="deep-1")
     )
-    store = await reopen(people, clock)
+    store = await reopen(backend, people, clock)
     try:
         assert await store.get_invitation(created.token) == created
         assert created.state is InvitationState.PENDING and created.expires_at == expires
@@ -186,10 +199,12 @@ async def test_invitation_round_trip(people: SqliteStorage, clock: FakeClock) ->
         await store.close()
 
 
-async def test_stats_and_rating_round_trip(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_stats_and_rating_round_trip(
+    people: Storage, backend: Backend, clock: FakeClock
+) -> None:
     game = await people.create_game(new_game(ALICE, BORIS, variant="short"))
     await people.finish_game(game.game_id, 1, "{}", GameResult("white", "drop", 4))
-    store = await reopen(people, clock)
+    store = await reopen(backend, people, clock)
     try:
         stats = await store.get_user_stats(ALICE, "short")
         assert (stats.games, stats.wins, stats.wins_drop, stats.points_won) == (1, 1, 1, 4)
@@ -204,7 +219,9 @@ async def test_stats_and_rating_round_trip(people: SqliteStorage, clock: FakeClo
         await store.close()
 
 
-async def test_timestamps_need_a_timezone(people: SqliteStorage, clock: FakeClock) -> None:
+async def test_timestamps_need_a_timezone(
+    people: Storage, backend: Backend, clock: FakeClock
+) -> None:
     naive = clock.now.replace(tzinfo=None)
     with pytest.raises(ValueError, match="naive"):
         await people.create_invitation(NewInvitation(ALICE, "long", expires_at=naive))

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
-import sqlite3
 
 import pytest
 
-from storage import Colour, GameResult, NewMove, ResultKind, SqliteStorage
+from storage import Colour, GameResult, NewMove, ResultKind, Storage
 from storage.rating import (
     K_ESTABLISHED,
     K_PROVISIONAL,
@@ -16,7 +15,16 @@ from storage.rating import (
     expected_score,
     k_factor,
 )
-from tests.storage.conftest import ALICE, BORIS, CARMEN, DMITRY, GROUP, PRIVATE, new_game
+from tests.storage.conftest import (
+    ALICE,
+    BORIS,
+    CARMEN,
+    DMITRY,
+    GROUP,
+    PRIVATE,
+    Backend,
+    new_game,
+)
 
 # (kind, points as the engine scored them, cube included)
 RESULTS = [
@@ -69,7 +77,7 @@ def test_elo_update_by_hand() -> None:
 @pytest.mark.parametrize(("kind", "points"), RESULTS)
 @pytest.mark.parametrize("winner", [Colour.WHITE, Colour.BLACK])
 async def test_game_between_people(
-    people: SqliteStorage, kind: ResultKind, points: int, winner: Colour
+    people: Storage, kind: ResultKind, points: int, winner: Colour
 ) -> None:
     game = await people.create_game(new_game(ALICE, BORIS, variant="short"))
     winner_id, loser_id = (ALICE, BORIS) if winner is Colour.WHITE else (BORIS, ALICE)
@@ -130,7 +138,7 @@ async def test_game_between_people(
 @pytest.mark.parametrize(("kind", "points"), RESULTS)
 @pytest.mark.parametrize("human_wins", [True, False])
 async def test_game_against_the_computer(
-    people: SqliteStorage, kind: ResultKind, points: int, human_wins: bool
+    people: Storage, kind: ResultKind, points: int, human_wins: bool
 ) -> None:
     game = await people.create_game(new_game(ALICE, None, chat_id=PRIVATE))
     winner = Colour.WHITE if human_wins else Colour.BLACK
@@ -148,7 +156,7 @@ async def test_game_against_the_computer(
     assert await people.leaderboard("long") == []
 
 
-async def test_statistics_and_ratings_accumulate(people: SqliteStorage) -> None:
+async def test_statistics_and_ratings_accumulate(people: Storage) -> None:
     """22 games: Alice's K drops from 32 to 16 after 20 rated games; checked by hand."""
     alice, boris = 1500.0, 1500.0
     for number in range(22):
@@ -174,21 +182,19 @@ async def test_statistics_and_ratings_accumulate(people: SqliteStorage) -> None:
     assert rating.peak >= rating.rating
 
 
-async def test_match_length_scales_the_rating_change(people: SqliteStorage) -> None:
+async def test_match_length_scales_the_rating_change(people: Storage) -> None:
     game = await people.create_game(new_game(ALICE, BORIS, match_length=5))
     done = await people.finish_game(game.game_id, 1, "x", GameResult("black", "oin", 5))
     assert done.rating_changes[0].delta == pytest.approx(16 * math.sqrt(5))
 
 
-async def test_provisional_player_against_established(people: SqliteStorage) -> None:
-    def established_boris(conn: sqlite3.Connection) -> None:
-        conn.execute(
-            "INSERT INTO ratings (user_id, variant, rating, games, peak, updated_at) "
-            "VALUES (?, 'long', 1700.0, 40, 1750.0, 0)",
-            (BORIS,),
-        )
-
-    await people._pool.writer.transaction(established_boris)
+async def test_provisional_player_against_established(people: Storage, backend: Backend) -> None:
+    await backend.execute(
+        people,
+        "INSERT INTO ratings (user_id, variant, rating, games, peak, updated_at) "
+        "VALUES (?, 'long', 1700.0, 40, 1750.0, 0)",
+        (BORIS,),
+    )
     game = await people.create_game(new_game(ALICE, BORIS))
     done = await people.finish_game(game.game_id, 1, "x", GameResult("white", "mars", 2))
     alice, boris = by_hand(1500, 1700, 32, 16)
@@ -196,7 +202,7 @@ async def test_provisional_player_against_established(people: SqliteStorage) -> 
     assert (await people.get_rating(BORIS, "long")).peak == 1750.0
 
 
-async def test_leaderboards(people: SqliteStorage) -> None:
+async def test_leaderboards(people: Storage) -> None:
     async def play(white: int, black: int, winner: str, chat: int = GROUP, thread: int = 0) -> None:
         game = await people.create_game(new_game(white, black, chat_id=chat, thread_id=thread))
         await people.finish_game(game.game_id, 1, "x", GameResult(winner, "oin", 1))  # type: ignore[arg-type]

@@ -8,22 +8,22 @@ from datetime import timedelta
 
 import pytest
 
-from storage import DuplicateUpdateError, GameResult, NewMove, SqliteStorage
+from storage import DuplicateUpdateError, GameResult, NewMove, Storage
 from tests.storage.conftest import ALICE, FakeClock, new_game
 
 
-async def test_marking_an_update_is_true_only_the_first_time(store: SqliteStorage) -> None:
+async def test_marking_an_update_is_true_only_the_first_time(store: Storage) -> None:
     assert await store.mark_update_processed(1_000_001) is True
     assert await store.mark_update_processed(1_000_001) is False
     assert await store.mark_update_processed(1_000_002) is True
 
 
-async def test_concurrent_marks_of_one_update_let_one_through(store: SqliteStorage) -> None:
+async def test_concurrent_marks_of_one_update_let_one_through(store: Storage) -> None:
     results = await asyncio.gather(*(store.mark_update_processed(77) for _ in range(20)))
     assert sorted(results) == [False] * 19 + [True]
 
 
-async def test_a_save_tied_to_an_update_applies_once(people: SqliteStorage) -> None:
+async def test_a_save_tied_to_an_update_applies_once(people: Storage) -> None:
     game = await people.create_game(new_game())
     play = NewMove("white", (3, 1), "24/21 24/23", "p1")
     saved = await people.save_game(game.game_id, 1, "after", moves=[play], update_id=500)
@@ -35,7 +35,7 @@ async def test_a_save_tied_to_an_update_applies_once(people: SqliteStorage) -> N
     assert not await people.mark_update_processed(500)
 
 
-async def test_a_failed_save_does_not_consume_the_update(people: SqliteStorage) -> None:
+async def test_a_failed_save_does_not_consume_the_update(people: Storage) -> None:
     """The mark is in the save's transaction: a stale write rolls it back with everything."""
     game = await people.create_game(new_game())
     await people.save_game(game.game_id, 1, "v2")
@@ -44,7 +44,7 @@ async def test_a_failed_save_does_not_consume_the_update(people: SqliteStorage) 
     assert await people.mark_update_processed(600)
 
 
-async def test_finish_and_abandon_tied_to_updates(people: SqliteStorage) -> None:
+async def test_finish_and_abandon_tied_to_updates(people: Storage) -> None:
     game = await people.create_game(new_game())
     await people.finish_game(game.game_id, 1, "end", GameResult("white", "oin", 1), update_id=700)
     with pytest.raises(DuplicateUpdateError):
@@ -58,7 +58,7 @@ async def test_finish_and_abandon_tied_to_updates(people: SqliteStorage) -> None
         await people.abandon_game(other.game_id, 2, update_id=701)
 
 
-async def test_old_marks_are_pruned(store: SqliteStorage, clock: FakeClock) -> None:
+async def test_old_marks_are_pruned(store: Storage, clock: FakeClock) -> None:
     await store.mark_update_processed(1)
     clock.advance(days=1)
     await store.mark_update_processed(2)

@@ -1,0 +1,153 @@
+"""A board's caption: who plays, the last plays, the cube, whose turn it is."""
+
+from __future__ import annotations
+
+from bot.presenter.common import (
+    DISC,
+    ChatView,
+    dice_text,
+    event_line,
+    lot_line,
+    mention,
+    point_label,
+    recent_play_events,
+    short_name,
+)
+from bot.texts import h, localized_notation, t
+from engine import Phase, Side
+from engine.positionid import encode
+from gameplay import Snapshot
+
+CAPTION_LIMIT = 1024
+
+
+def caption(snap: Snapshot, view: ChatView) -> str:
+    lang = view.lang
+    game, match = snap.game, snap.match
+    lines: list[str] = []
+    title = t(lang, f"title_{match.variant_name}")
+    extra = ""
+    if match.length > 1:
+        white_seat = game.seat_of(Side.WHITE)
+        extra = t(
+            lang,
+            "cap_match",
+            game=match.game_number,
+            a=match.score[white_seat],
+            b=match.score[1 - white_seat],
+            length=match.length,
+        )
+    lines.append(t(lang, "cap_header", title=title, match=extra))
+    pos = game.current_position
+    for side in (Side.WHITE, Side.BLACK):
+        seat = game.seat_of(side)
+        off = pos.borne_off(side)
+        lines.append(
+            t(
+                lang,
+                "cap_player",
+                disc=DISC[side],
+                name=h(short_name(snap.names[seat])),
+                pips=pos.pip_count(side),
+                off=t(lang, "cap_off", n=off) if off else "",
+            )
+        )
+    lot = lot_line(lang, snap)
+    if lot is not None:
+        lines.append(lot)
+    for event in recent_play_events(game):
+        line = event_line(lang, snap, event)
+        if (
+            snap.forced
+            and event.steps
+            and event in snap.events
+            and event.side is not None
+            and snap.user_ids.get(game.seat_of(event.side)) is not None
+        ):
+            line += t(lang, "cap_forced")
+        lines.append(line)
+    if game.cube_enabled and (game.cube_value > 1 or game.cube_owner is not None):
+        owner = ""
+        if game.cube_owner is not None:
+            owner = t(
+                lang,
+                "cap_cube_owner",
+                name=h(short_name(snap.names[game.seat_of(game.cube_owner)])),
+            )
+        lines.append(t(lang, "cap_cube", value=game.cube_value, owner=owner))
+    lines.append("")
+    lines.extend(_status_lines(snap, view))
+    lines.append(t(lang, "cap_id", pid=encode(pos)))
+    text = "\n".join(lines)
+    return text if len(text) <= CAPTION_LIMIT else text[: CAPTION_LIMIT - 1] + "…"
+
+
+def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
+    lang = view.lang
+    game, match = snap.game, snap.match
+    if game.phase is Phase.OVER and game.result is not None:
+        res = game.result
+        seat = game.seat_of(res.winner)
+        out = []
+        if res.resigned:
+            out.append(t(lang, "cap_resigned", name=h(short_name(snap.names[1 - seat]))))
+        if str(res.kind) == "drop":
+            out.append(t(lang, "cap_dropped", name=h(short_name(snap.names[1 - seat]))))
+        out.append(
+            t(
+                lang,
+                "cap_over",
+                name=h(short_name(snap.names[seat])),
+                kind=t(lang, f"kind_{res.kind}"),
+                points=res.points,
+            )
+        )
+        if match.is_over and match.length > 1:
+            win = match.winner_seat
+            assert win is not None
+            out.append(
+                t(
+                    lang,
+                    "cap_match_over",
+                    name=h(short_name(snap.names[win])),
+                    a=match.score[win],
+                    b=match.score[1 - win],
+                )
+            )
+        if snap.finished is not None and snap.finished.rating_changes:
+            parts = []
+            for change in snap.finished.rating_changes:
+                seat_c = snap.seat_of_user(change.user_id)
+                name = short_name(snap.names[seat_c]) if seat_c is not None else "?"
+                parts.append(f"{h(name)} {change.after:.0f} ({change.delta:+.0f})")
+            out.append(t(lang, "cap_rating", changes=", ".join(parts)))
+        if snap.next_game is not None:
+            out.append(t(lang, "cap_next_game"))
+        return out
+    if game.phase is Phase.DOUBLE and game.double_offered_by is not None:
+        offer = game.seat_of(game.double_offered_by)
+        return [
+            t(
+                lang,
+                "cap_double",
+                name=mention(snap, offer),
+                value=game.cube_value * 2,
+                other=mention(snap, 1 - offer),
+            )
+        ]
+    seat = game.seat_to_act
+    assert seat is not None
+    side = game.side_to_move
+    line = t(lang, "cap_to_move", name=mention(snap, seat), disc=DISC[side])
+    if game.phase is Phase.MOVE and game.dice is not None:
+        line += t(lang, "cap_rolled", dice=dice_text(game.dice))
+    elif game.phase is Phase.ROLL:
+        line += t(lang, "cap_roll_or_double")
+    out = [line]
+    if game.phase is Phase.MOVE and game.steps:
+        out.append(t(lang, "cap_steps", play=h(localized_notation(lang, game.turn.notation()))))
+        if game.turn.is_complete():
+            out.append(t(lang, "cap_done_hint"))
+    if view.pick is not None:
+        out.append(t(lang, "cap_pick", point=point_label(lang, view.pick)))
+    return out

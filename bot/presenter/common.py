@@ -1,0 +1,160 @@
+"""What every part of a board's presentation shares: the chat's point of view, names,
+dice and the lines that describe plays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.texts import h, localized_notation, t
+from engine import BAR, OFF, Event, Game, Phase, Side, get_variant
+from gameplay import Snapshot
+
+DISC = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
+MAX_NAME = 32
+
+
+@dataclass(frozen=True, slots=True)
+class ChatView:
+    """Who looks at a board message: ``owner`` is the player whose private chat it is (their
+    side at the bottom, their keyboard only); ``None`` for a group (the mover's side)."""
+
+    lang: str
+    owner_user_id: int | None = None
+    pick: int | None = None  # a source point chosen by the mover: show its destinations
+
+
+def short_name(name: str) -> str:
+    name = " ".join(name.split())
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+
+
+def point_label(lang: str, point: int) -> str:
+    if point == BAR:
+        return t(lang, "bar")
+    if point == OFF:
+        return t(lang, "off")
+    return str(point)
+
+
+def dice_text(dice: tuple[int, ...]) -> str:
+    """A roll as players say it, larger die first: "6-5", "4-4"."""
+    return "-".join(str(d) for d in sorted(dice[:2], reverse=True))
+
+
+def mention(snap: Snapshot, seat: int) -> str:
+    uid = snap.user_ids.get(seat)
+    name = h(short_name(snap.names[seat]))
+    if uid is None:
+        return name
+    return f'<a href="tg://user?id={uid}">{name}</a>'
+
+
+def viewer_side(snap: Snapshot, view: ChatView) -> Side:
+    game = snap.game
+    if view.owner_user_id is not None:
+        seat = snap.seat_of_user(view.owner_user_id)
+        if seat is not None:
+            return game.side_of(seat)
+    if game.phase is Phase.DOUBLE and game.double_offered_by is not None:
+        return game.double_offered_by.other
+    return game.side_to_move
+
+
+def last_play_event(game: Game) -> Event | None:
+    for event in reversed(game.history):
+        if event.kind in ("move", "pass"):
+            return event
+    return None
+
+
+def recent_play_events(game: Game) -> list[Event]:
+    """The last play of each side, oldest first (at most two lines in a caption)."""
+    out: list[Event] = []
+    for event in reversed(game.history):
+        if event.kind == "end" or event.kind == "lot":
+            break
+        if event.kind in ("move", "pass"):
+            if out and out[0].side == event.side:
+                break
+            out.insert(0, event)
+            if len(out) == 2:
+                break
+    return out
+
+
+def lot_line(lang: str, snap: Snapshot) -> str | None:
+    """The opening lot (C-12), shown until both sides have moved once."""
+    game = snap.game
+    if game.lot is None or sum(game.turns_played) >= 2:
+        return None
+    first = game.history[0].side if game.history and game.history[0].kind == "lot" else None
+    if first is None:
+        return None
+    seat_first = game.seat_of(first)
+    return t(
+        lang,
+        f"cap_lot_{game.variant_name}",
+        a=h(short_name(snap.names[0])),
+        da=game.lot[0],
+        b=h(short_name(snap.names[1])),
+        db=game.lot[1],
+        first=h(short_name(snap.names[seat_first])),
+    )
+
+
+def burned_dice(event: Event) -> tuple[int, ...]:
+    """The dice of ``event``'s roll that its play did not use (C-22)."""
+    if len(event.dice) != 2:
+        return ()
+    rolled = [event.dice[0]] * 4 if event.dice[0] == event.dice[1] else list(event.dice)
+    for step in event.steps:
+        if step.die in rolled:
+            rolled.remove(step.die)
+    return tuple(rolled)
+
+
+def forfeit_rule(event: Event, game: Game) -> str:
+    """The rule that explains a pass or a forfeited die of ``event``."""
+    if event.kind == "pass" or not event.steps:
+        side = event.side
+        if side is not None and get_variant(game.variant_name).has_bar and game.pos.on_bar(side):
+            return "S-15"  # a checker on the bar could not enter, so nothing could move
+        return "C-18"
+    if event.dice[0] == event.dice[1]:
+        return "C-21"
+    return "C-20"
+
+
+def event_line(lang: str, snap: Snapshot, event: Event) -> str:
+    game = snap.game
+    assert event.side is not None
+    seat = game.seat_of(event.side)
+    name = h(short_name(snap.names[seat]))
+    dice = dice_text(event.dice)
+    if event.kind == "pass" or not event.steps:
+        return t(lang, "cap_pass", name=name, dice=dice, rule=forfeit_rule(event, game))
+    burned = burned_dice(event)
+    if burned and game.pos.board(event.side)[OFF] != 15:
+        return t(
+            lang,
+            "cap_burn",
+            name=name,
+            dice=dice,
+            play=h(localized_notation(lang, event.notation)),
+            burned="-".join(str(d) for d in burned),
+            rule=forfeit_rule(event, game),
+        )
+    return t(
+        lang, "cap_last", name=name, dice=dice, play=h(localized_notation(lang, event.notation))
+    )
+
+
+def localized(snap: Snapshot, lang: str) -> Snapshot:
+    """The snapshot with the computer's seat named in the chat's language."""
+    seat = snap.ai_seat
+    if seat is None:
+        return snap
+    level = snap.row.ai_level or "medium"
+    names = dict(snap.names)
+    names[seat] = t(lang, "ai_name", level=t(lang, f"level_{level}").lower())
+    return replace(snap, names=names)

@@ -1,0 +1,90 @@
+"""A board's buttons: for the player who must act (only in their own chat, or in a group)."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import Act, GameCB
+from bot.presenter.common import ChatView, burned_dice, last_play_event, point_label
+from bot.texts import t
+from engine import Phase
+from gameplay import Snapshot
+
+
+def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup | None:
+    """Buttons for the player who must act; Hint where the game allows hints."""
+    lang = view.lang
+    game = snap.game
+    gid, v = snap.row.game_id, snap.version
+    actor = game.seat_to_act
+    rows: list[list[InlineKeyboardButton]] = []
+
+    def btn(text: str, act: Act, s: int = 0, dst: int = 0) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            text=text, callback_data=GameCB(game=gid, v=v, a=act, s=s, t=dst).pack()
+        )
+
+    if game.phase is Phase.OVER:
+        if snap.match.is_over:
+            rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])
+        return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+    if actor is None:
+        return None
+    if view.owner_user_id is not None and snap.user_ids.get(actor) != view.owner_user_id:
+        return None
+    if game.phase is Phase.DOUBLE:
+        rows.append(
+            [
+                btn(t(lang, "btn_take", value=game.cube_value * 2), Act.TAKE),
+                btn(t(lang, "btn_drop"), Act.DROP),
+            ]
+        )
+    elif game.phase is Phase.ROLL:
+        row = [btn(t(lang, "btn_roll"), Act.ROLL)]
+        if game.can_double(actor):
+            row.append(btn(t(lang, "btn_double"), Act.DOUBLE))
+        rows.append(row)
+    elif game.phase is Phase.MOVE:
+        steps = game.legal_steps()
+        if view.pick is not None:
+            dests = [s for s in steps if s.src == view.pick]
+            row: list[InlineKeyboardButton] = []
+            for s in sorted(dests, key=lambda s: -s.dst if s.dst else 1):
+                label = f"{point_label(lang, s.src)}→{point_label(lang, s.dst)} ({s.die})"
+                row.append(btn(label, Act.MOVE, s.src, s.dst))
+                if len(row) == 3:
+                    rows.append(row)
+                    row = []
+            if row:
+                rows.append(row)
+            rows.append([btn(t(lang, "btn_back"), Act.BACK)])
+        else:
+            sources = sorted({s.src for s in steps}, reverse=True)
+            row = []
+            for src in sources:
+                row.append(btn(point_label(lang, src), Act.PICK, src))
+                if len(row) == 6:
+                    rows.append(row)
+                    row = []
+            if row:
+                rows.append(row)
+            control = []
+            if game.steps:
+                control.append(btn(t(lang, "btn_undo"), Act.UNDO))
+            if game.turn.is_complete():
+                control.append(btn(t(lang, "btn_done"), Act.DONE))
+            if control:
+                rows.append(control)
+    extra = []
+    event = last_play_event(game)
+    if (
+        event is not None
+        and game.phase is not Phase.DOUBLE
+        and (event.kind == "pass" or burned_dice(event))
+    ):
+        extra.append(btn(t(lang, "btn_why"), Act.WHY))
+    if snap.hints and game.phase is Phase.MOVE and view.pick is None:
+        extra.append(btn(t(lang, "btn_hint"), Act.HINT))
+    if extra:
+        rows.append(extra)
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None

@@ -1,0 +1,56 @@
+"""The computer opponent seen from the game layer: one cached player per level and variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Game
+
+
+class ComputerPlayers:
+    """Chooses plays and cube actions for the computer's seat, and hints for people.
+
+    ``ai`` is imported on first use: it loads numpy and a value network, which the tests of
+    games between people never need.
+    """
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self._players: dict[tuple[str, str], Any] = {}
+        self.seed = seed
+
+    def _player(self, level: str, variant: str) -> Any:
+        import ai
+
+        key = (level, variant)
+        player = self._players.get(key)
+        if player is None:
+            player = ai.get_player(level, variant, seed=self.seed)
+            self._players[key] = player
+        return player
+
+    def choose_play(self, game: Game, level: str) -> Any:
+        assert game.dice is not None
+        return self._player(level, game.variant_name).choose_play(
+            game.pos,
+            game.dice,
+            first_turn=game.first_turn(game.side_to_move),
+            options=game.options,
+        )
+
+    def should_double(self, game: Game, level: str) -> bool:
+        return bool(self._player(level, game.variant_name).should_double(game))
+
+    def should_take(self, game: Game, level: str) -> bool:
+        return bool(self._player(level, game.variant_name).should_take(game))
+
+    def hints(self, game: Game, n: int = 3) -> list[tuple[Any, float]]:
+        import ai
+
+        assert game.dice is not None
+        return ai.hint(
+            game.pos,
+            game.dice,
+            first_turn=game.first_turn(game.side_to_move),
+            options=game.options,
+            n=n,
+        )

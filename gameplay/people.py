@@ -1,0 +1,155 @@
+"""Who plays and where: the people's current names and the chats' settings.
+
+The bot reports every person and chat it sees (:meth:`Players.seen`, :meth:`Chats.seen`);
+both are written to storage only when something changed, so the commonest update (a tap by
+a known player) writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import storage
+from engine import Options
+from engine.variants import VARIANTS
+from gameplay.actions import Actor
+from storage.recent import Recent
+
+
+class Players:
+    """People by user id: their current display names (written through to storage)."""
+
+    def __init__(self, store: storage.Storage, limit: int = 100_000) -> None:
+        self.store = store
+        self._known: Recent[int, tuple[str, str | None]] = Recent(limit)
+
+    async def seen(self, actor: Actor, language: str | None = None) -> str | None:
+        """Record the person as Telegram shows them now. ``language`` (their app's) is stored
+        for a person seen for the first time or who never had one; it is returned then."""
+        known = self._known.get(actor.user_id)
+        if known == (actor.name, actor.username):
+            return None
+        try:
+            if (await self.store.get_user(actor.user_id)).language is not None:
+                language = None
+        except storage.NotFoundError:
+            pass
+        await self.store.upsert_user(
+            actor.user_id, actor.name, username=actor.username, language=language
+        )
+        self._known[actor.user_id] = (actor.name, actor.username)
+        return language
+
+    async def name_of(self, user_id: int) -> str:
+        known = self._known.get(user_id)
+        if known is not None:
+            return known[0]
+        try:
+            user = await self.store.get_user(user_id)
+        except storage.NotFoundError:
+            return str(user_id)
+        self._known[user_id] = (user.display_name, user.username)
+        return user.display_name
+
+    async def set_language(self, actor: Actor, language: str) -> None:
+        await self.store.upsert_user(
+            actor.user_id, actor.name, username=actor.username, language=language
+        )
+        self._known[actor.user_id] = (actor.name, actor.username)
+
+    async def language_of(self, user_id: int) -> str | None:
+        """The stored language of a person (None: never set, or never seen)."""
+        try:
+            return (await self.store.get_user(user_id)).language
+        except storage.NotFoundError:
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatDefaults:
+    """What a new game in a chat starts with (RULES.md §0.5 unless the chat changed it)."""
+
+    variant: str = "long"
+    match_length: int = 1
+    options: Options = field(default_factory=Options)
+    hints: bool = False  # hints in games between people (games with the computer: always)
+
+    def stored_options(self) -> dict[str, Any]:
+        """The chat's options JSON: the engine's own form, plus the ``hints`` switch."""
+        data = self.options.to_dict()
+        if self.hints:
+            data["hints"] = True
+        return data
+
+
+class Chats:
+    """Chats by id: registered once per process, their defaults for new games cached."""
+
+    def __init__(self, store: storage.Storage, limit: int = 100_000) -> None:
+        self.store = store
+        self._registered: Recent[int, bool] = Recent(limit)
+        self._defaults: Recent[int, ChatDefaults] = Recent(limit)
+
+    async def seen(self, chat_id: int, chat_type: str, title: str | None = None) -> None:
+        if self._registered.get(chat_id) is None:
+            await self.store.upsert_chat(chat_id, chat_type, title=title)
+            self._registered[chat_id] = True
+
+    async def defaults(self, chat_id: int) -> ChatDefaults:
+        """A chat's defaults for new games; a chat that never changed them (or whose stored
+        options no longer parse) gets the §0.5 defaults."""
+        known = self._defaults.get(chat_id)
+        if known is not None:
+            return known
+        try:
+            chat = await self.store.get_chat(chat_id)
+        except storage.NotFoundError:
+            return ChatDefaults()
+        raw = dict(chat.options)
+        hints = bool(raw.pop("hints", False))
+        try:
+            options = Options.from_dict(raw)
+        except ValueError:
+            options = Options()
+        variant = str(chat.default_variant)
+        defaults = ChatDefaults(
+            variant if variant in VARIANTS else "long", max(1, chat.match_length), options, hints
+        )
+        self._defaults[chat_id] = defaults
+        return defaults
+
+    async def save_defaults(
+        self, chat_id: int, chat_type: str, defaults: ChatDefaults
+    ) -> ChatDefaults:
+        """Store ``defaults``. A private chat may have no row yet: one is created then."""
+        await self.seen(chat_id, chat_type)
+        await self.store.update_chat_settings(
+            chat_id,
+            default_variant=defaults.variant,
+            match_length=defaults.match_length,
+            options=defaults.stored_options(),
+        )
+        self._defaults[chat_id] = defaults
+        return defaults
+
+    async def set_language(self, chat_id: int, language: str) -> None:
+        await self.store.update_chat_settings(chat_id, language=language)
+
+    async def language_of(self, chat_id: int) -> str | None:
+        """The stored language of a group (None: never set, or never seen)."""
+        try:
+            return (await self.store.get_chat(chat_id)).language
+        except storage.NotFoundError:
+            return None
+
+    async def is_private(self, chat_id: int) -> bool:
+        """Whether the stored chat is a private one (a game between people played there came
+        from a link and is shown in both players' private chats)."""
+        try:
+            return (await self.store.get_chat(chat_id)).chat_type is storage.ChatType.PRIVATE
+        except storage.NotFoundError:
+            return False
+
+    async def hints_on(self, chat_id: int) -> bool:
+        return (await self.defaults(chat_id)).hints

@@ -1,0 +1,639 @@
+"""The game service: the one place that joins the engine, storage and the computer.
+
+A change to a game is asked in two steps, so that the person who asked can be answered as
+soon as the rules have spoken and before the (slower) computer's reply and save:
+
+1. :meth:`GameService.decide` takes the game's lock, loads the game (from memory), checks
+   who may act and lets the engine apply the action: a :class:`Decision`, or
+   :class:`~gameplay.refusals.Refused` (nothing changed, the lock is released);
+2. :meth:`GameService.commit` plays what needs nobody's decision (rolls without a cube
+   question, forced passes, single-play turns, the computer's turns), saves with optimistic
+   concurrency — claiming the Telegram update in the same transaction — and releases the lock:
+   an :class:`Outcome`.
+
+It never talks to Telegram and never words a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import weakref
+from dataclasses import dataclass
+
+import storage
+from engine import (
+    Event,
+    Game,
+    IllegalActionError,
+    IllegalMoveError,
+    Match,
+    NotationError,
+    Options,
+    Phase,
+    Reason,
+    ResultKind,
+    Side,
+)
+from engine import Play as EnginePlay
+from gameplay.actions import (
+    ANYTIME,
+    Action,
+    Actor,
+    Commit,
+    Double,
+    Drop,
+    Place,
+    PlayText,
+    Resign,
+    Roll,
+    Step,
+    Take,
+    Undo,
+)
+from gameplay.cache import GameCache
+from gameplay.computer import ComputerPlayers
+from gameplay.people import Chats, Players
+from gameplay.refusals import Refusal, Refused
+from gameplay.snapshot import Snapshot, seat_users
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("easy", "medium", "hard")
+# The engine's order-of-play reasons (C-13) say *when* an action was out of place; the person
+# is told that, not a rule.
+ORDER_OF_PLAY: dict[Reason, Refusal] = {
+    Reason.NOT_YOUR_TURN: Refusal.NOT_YOUR_TURN,
+    Reason.NO_DICE: Refusal.NO_DICE_YET,
+    Reason.WRONG_PHASE: Refusal.WRONG_PHASE,
+}
+DEFAULT_LEVEL = "medium"
+
+
+def new_move(event: Event) -> storage.NewMove:
+    """The move-log line of a history event (plays and passes with their dice; cube actions
+    and resignations by name)."""
+    colour = storage.Colour.WHITE if event.side is Side.WHITE else storage.Colour.BLACK
+    dice = (event.dice[0], event.dice[1]) if len(event.dice) == 2 else None
+    if event.kind in ("move", "pass"):
+        play = event.notation
+    else:
+        extra = f" {event.dice[0]}" if event.dice else ""
+        play = f"{event.kind}{extra}".strip()
+        dice = None
+    return storage.NewMove(colour, dice, play, event.position_id)
+
+
+def storage_kind(kind: ResultKind) -> storage.ResultKind:
+    if kind is ResultKind.HOME_MARS:
+        return storage.ResultKind.KOKS  # V-8's «домашний марс» is counted with кокс (×3)
+    return storage.ResultKind(str(kind))
+
+
+@dataclass(slots=True)
+class Decision:
+    """An action the engine accepted, not saved yet. It holds the game's lock: pass it to
+    :meth:`GameService.commit` (or :meth:`release` it) promptly."""
+
+    snap: Snapshot  # the game as it was loaded
+    match: Match  # the same match with the action applied
+    seat: int
+    action: Action
+    before: int  # length of the current game's history before the action
+    _lock: asyncio.Lock | None
+
+    def release(self) -> None:
+        """Give the game's lock back (idempotent); the decision can no longer be saved."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    @property
+    def held(self) -> bool:
+        return self._lock is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a commit did: the saved game (``snap``; its ``events`` are the new history lines,
+    the computer's turns included, and ``forced`` says a person's only play was played), or
+    nothing at all because this Telegram update had been processed before (``snap`` None)."""
+
+    snap: Snapshot | None
+
+    @property
+    def duplicate(self) -> bool:
+        return self.snap is None
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    dice: tuple[int, int]
+    plays: list[EnginePlay]
+
+
+class GameService:
+    """Game actions with per-game locks (one process) and optimistic versions (always)."""
+
+    def __init__(
+        self,
+        store: storage.Storage,
+        *,
+        rng: random.Random | None = None,
+        ai: ComputerPlayers | None = None,
+        players: Players | None = None,
+        chats: Chats | None = None,
+        cache_size: int = 4096,
+    ) -> None:
+        self.store = store
+        self.rng = rng or random.SystemRandom()
+        self.ai = ai
+        self.players = players or Players(store)
+        self.chats = chats or Chats(store)
+        self.cache = GameCache(cache_size)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    # ---- loading ----------------------------------------------------------------------------
+
+    async def snapshot(
+        self, row: storage.Game, match: Match | None = None, *, remember: bool = True
+    ) -> Snapshot:
+        """The snapshot of a stored row (``match``: its state, when the caller has it; it is
+        remembered as the game's newest state unless it came from the cache)."""
+        if match is None:
+            cached = self.cache.get(row.game_id)
+            if cached is not None and cached[0].version == row.version:
+                match = cached[1]
+            else:
+                match = Match.from_json(row.state)
+                self.cache.put(row, match)
+        elif remember:
+            self.cache.put(row, match)
+        users = seat_users(row, match.current)
+        names = {
+            seat: await self.players.name_of(uid) for seat, uid in users.items() if uid is not None
+        }
+        snap = Snapshot(row, match, names, users)
+        snap.hints = await self.hints_allowed(snap)
+        return snap
+
+    async def load(self, game_id: int, *, fresh: bool = False) -> Snapshot:
+        """The game, from memory unless ``fresh``; Refused(GAME_NOT_FOUND) if there is none."""
+        cached = None if fresh else self.cache.get(game_id)
+        if cached is not None:
+            return await self.snapshot(*cached, remember=False)
+        try:
+            row = await self.store.get_game(game_id)
+        except storage.NotFoundError:
+            raise Refused(Refusal.GAME_NOT_FOUND) from None
+        return await self.snapshot(row)
+
+    async def load_for_tap(
+        self,
+        game_id: int,
+        user_id: int,
+        version: int,
+        *,
+        anytime: bool = False,
+        check: bool = True,
+    ) -> Snapshot:
+        """The game a board button belongs to, checked for the person tapping it: Refused
+        when the board is outdated, the game is over, or it is not their turn (``anytime``:
+        any player may act). A button newer than the remembered game reloads it (another
+        process wrote it)."""
+        snap = await self.load(game_id)
+        if version > snap.version:
+            snap = await self.load(game_id, fresh=True)
+        if check:
+            self._check(snap, user_id, version, anytime=anytime)
+        return snap
+
+    @staticmethod
+    def _check(snap: Snapshot, user_id: int, version: int | None, *, anytime: bool) -> int:
+        """The seat of ``user_id`` if they may act on ``snap`` now (the one such check)."""
+        if not snap.active:
+            raise Refused(Refusal.GAME_OVER)
+        if version is not None and version != snap.version:
+            raise Refused(Refusal.OUTDATED)
+        seat = snap.seat_of_user(user_id)
+        if seat is None:
+            raise Refused(Refusal.NOT_A_PLAYER)
+        if not anytime and snap.game.seat_to_act != seat:
+            raise Refused(Refusal.NOT_YOUR_TURN)
+        return seat
+
+    async def find_for_chat(self, place: Place, user_id: int | None) -> Snapshot | None:
+        """The active game shown here (a private chat: the user's game shown in it)."""
+        row = await self.store.get_active_game(place.chat_id, place.thread_id)
+        if row is None and place.private and user_id is not None:
+            candidates = await self.store.list_user_games(
+                user_id, status=storage.GameStatus.ACTIVE, limit=20
+            )
+            for cand in candidates:
+                messages = await self.store.get_game_messages(cand.game_id)
+                if any(m.chat_id == place.chat_id for m in messages):
+                    row = cand
+                    break
+        if row is None:
+            return None
+        return await self.snapshot(row)
+
+    # ---- hints ------------------------------------------------------------------------------
+
+    async def hints_allowed(self, snap: Snapshot) -> bool:
+        """The one rule for hints: always against the computer; in games between people only
+        where the chat's settings switched them on (a private chat cannot: its settings have
+        no such switch)."""
+        if snap.ai_seat is not None:
+            return True
+        return await self.chats.hints_on(snap.row.chat_id)
+
+    async def hints(self, actor: Actor, snap: Snapshot) -> Hints:
+        """The best plays of the current roll for ``actor`` (the computer searches in a
+        worker thread); Refused when hints are off here or there is nothing to hint."""
+        seat = snap.seat_of_user(actor.user_id)
+        if seat is None:
+            raise Refused(Refusal.NOT_A_PLAYER)
+        if not snap.hints:
+            raise Refused(Refusal.HINTS_OFF)
+        game = snap.game
+        if game.phase is not Phase.MOVE or game.seat_to_act != seat or game.dice is None:
+            raise Refused(Refusal.NO_HINT_NOW)
+        if self.ai is None:
+            plays = list(game.turn.legal_plays[:3])
+        else:
+            plays = [p for p, _ in await asyncio.to_thread(self.ai.hints, game)]
+        return Hints(game.dice, plays)
+
+    # ---- acting -----------------------------------------------------------------------------
+
+    async def decide(
+        self,
+        actor: Actor,
+        action: Action,
+        *,
+        game_id: int,
+        version: int | None = None,
+        loaded: Snapshot | None = None,
+    ) -> Decision:
+        """Let the engine apply ``action`` for ``actor``; the returned decision holds the
+        game's lock until :meth:`commit`.
+
+        ``version`` (from a button) must match the stored one, else the board is outdated.
+        ``loaded`` is the game as the tap's middleware loaded it: used as is when it is still
+        the newest, so a tap loads its game once.
+        """
+        await self.players.seen(actor)
+        lock = self.lock(game_id)
+        await lock.acquire()
+        try:
+            snap = loaded
+            newest = self.cache.get_version(game_id)
+            if snap is None or newest is None or snap.version != newest:
+                snap = await self.load(game_id)
+                if version is not None and version != snap.version:
+                    snap = await self.load(game_id, fresh=True)  # written elsewhere?
+            seat = self._check(snap, actor.user_id, version, anytime=isinstance(action, ANYTIME))
+            match = snap.match
+            game = match.current
+            before = len(game.history)
+            self._apply(game, seat, action)
+        except BaseException:
+            lock.release()
+            raise
+        return Decision(snap, match, seat, action, before, lock)
+
+    def _apply(self, game: Game, seat: int, action: Action) -> None:
+        try:
+            match action:
+                case Roll():
+                    game.roll(self.rng, seat=seat)
+                case Step(src=src, dst=dst):
+                    game.step(src, dst, seat=seat)
+                case Undo():
+                    if game.phase is not Phase.MOVE or not game.undo(seat=seat):
+                        raise Refused(Refusal.NOTHING_TO_UNDO)
+                case Commit():
+                    game.commit(seat=seat)
+                case PlayText(text=text):
+                    if game.phase is not Phase.MOVE:
+                        raise Refused(Refusal.NO_DICE_YET)
+                    turn = game.apply_text(text, seat=seat)
+                    if turn.is_complete() and not turn.legal_steps():
+                        game.commit(seat=seat)
+                case Double():
+                    game.offer_double(seat)
+                case Take():
+                    game.take(seat)
+                case Drop():
+                    game.drop(seat)
+                case Resign():
+                    game.resign(seat)
+        except IllegalMoveError as exc:
+            raise Refused(Refusal.ILLEGAL, reason=exc.reason, detail=exc.detail) from None
+        except IllegalActionError as exc:
+            precise = ORDER_OF_PLAY.get(exc.reason)
+            if precise is not None:
+                raise Refused(precise, detail=exc.detail) from None
+            raise Refused(Refusal.ILLEGAL, reason=exc.reason, detail=exc.detail) from None
+        except NotationError as exc:
+            raise Refused(Refusal.BAD_NOTATION, detail=str(exc), notation=exc) from None
+
+    async def commit(self, decision: Decision, *, update_id: int | None = None) -> Outcome:
+        """Play what follows automatically, save (claiming ``update_id`` in the same
+        transaction) and release the lock. Refused(OUTDATED / GAME_OVER) if another writer
+        won a race; a duplicate update saves nothing (``Outcome.duplicate``)."""
+        if not decision.held:
+            raise RuntimeError("a decision can be committed once")
+        try:
+            snap, match = decision.snap, decision.match
+            forced = await self._settle(match, snap.user_ids, snap.row.ai_level)
+            return Outcome(await self._save(snap, match, decision.before, forced, update_id))
+        finally:
+            decision.release()
+
+    async def act(
+        self,
+        actor: Actor,
+        action: Action,
+        *,
+        game_id: int,
+        version: int | None = None,
+        update_id: int | None = None,
+    ) -> Outcome:
+        """:meth:`decide` and :meth:`commit` at once, for callers with nobody to answer early."""
+        decision = await self.decide(actor, action, game_id=game_id, version=version)
+        return await self.commit(decision, update_id=update_id)
+
+    async def _settle(
+        self, match: Match, seats: dict[int, int | None], ai_level: str | None
+    ) -> bool:
+        """:meth:`advance`, in a worker thread when the computer plays (its search is slow)."""
+        if any(uid is None for uid in seats.values()):
+            return await asyncio.to_thread(self.advance, match, seats, ai_level)
+        return self.advance(match, seats, ai_level)
+
+    def advance(self, match: Match, seats: dict[int, int | None], ai_level: str | None) -> bool:
+        """Play everything that needs no person's decision; True if a person's only legal
+        play was played for them."""
+        forced = False
+        level = ai_level or DEFAULT_LEVEL
+        for _ in range(1000):
+            game = match.current
+            if game.phase is Phase.OVER:
+                return forced
+            if game.phase is Phase.OPENING:
+                game.roll_lot(self.rng)
+                continue
+            actor = game.seat_to_act
+            assert actor is not None
+            is_ai = seats.get(actor, 0) is None
+            if game.phase is Phase.DOUBLE:
+                if not is_ai:
+                    return forced
+                if self.ai is not None and self.ai.should_take(game, level):
+                    game.take(actor)
+                else:
+                    game.drop(actor)
+                continue
+            if game.phase is Phase.ROLL:
+                if is_ai:
+                    if (
+                        game.can_double(actor)
+                        and self.ai is not None
+                        and self.ai.should_double(game, level)
+                    ):
+                        game.offer_double(actor)
+                        continue
+                elif game.can_double(actor):
+                    return forced
+                game.roll(self.rng, seat=actor)
+                continue
+            if game.phase is Phase.MOVE:
+                if is_ai:
+                    play = (
+                        game.turn.legal_plays[0]
+                        if self.ai is None
+                        else self.ai.choose_play(game, level)
+                    )
+                    game.play(play, seat=actor)
+                    continue
+                single = game.turn.single_play
+                if single is not None and not game.steps:
+                    game.play(single, seat=actor)
+                    forced = True
+                    continue
+                return forced
+        raise RuntimeError("game did not settle")  # pragma: no cover
+
+    async def _save(
+        self,
+        snap: Snapshot,
+        match: Match,
+        before: int,
+        forced: bool,
+        update_id: int | None,
+    ) -> Snapshot | None:
+        row = snap.row
+        game = match.current
+        events = game.history[before:]
+        moves = [new_move(e) for e in events if e.kind != "roll" and e.kind != "end"]
+        try:
+            if game.phase is Phase.OVER and game.result is not None:
+                match.record_result()
+                result = storage.GameResult(
+                    storage.Colour(game.result.winner.label),
+                    storage_kind(game.result.kind),
+                    game.result.points,
+                )
+                finished = await self.store.finish_game(
+                    row.game_id,
+                    row.version,
+                    match.to_json(),
+                    result,
+                    moves=moves,
+                    score=_score_by_colour(match, game),
+                    update_id=update_id,
+                )
+                out = await self.snapshot(finished.game, match)
+                out.finished = finished
+                if not match.is_over:
+                    out.next_game = await self._start_next(finished.game, match, out.user_ids)
+            else:
+                saved = await self.store.save_game(
+                    row.game_id,
+                    row.version,
+                    match.to_json(),
+                    moves=moves,
+                    score=_score_by_colour(match, game),
+                    update_id=update_id,
+                )
+                out = await self.snapshot(saved, match)
+        except storage.DuplicateUpdateError:
+            return None  # this update was saved before (a redelivery): nothing to do again
+        except storage.StaleVersionError:
+            self.cache.forget(row.game_id)
+            raise Refused(Refusal.OUTDATED) from None
+        except storage.GameNotActiveError:
+            self.cache.forget(row.game_id)
+            raise Refused(Refusal.GAME_OVER) from None
+        out.events = list(events)
+        out.forced = forced
+        return out
+
+    # ---- creating games ---------------------------------------------------------------------
+
+    def new_match(self, variant: str, length: int, options: Options) -> Match:
+        match = Match(variant, length=length, options=options)
+        match.current.roll_lot(self.rng)
+        return match
+
+    @staticmethod
+    def _new_row(
+        match: Match,
+        chat_id: int,
+        thread_id: int,
+        seats: dict[int, int | None],
+        ai_level: str | None,
+    ) -> storage.NewGame:
+        game = match.current
+        return storage.NewGame(
+            variant=match.variant_name,
+            chat_id=chat_id,
+            thread_id=thread_id,
+            white_user_id=seats[game.seat_of(Side.WHITE)],
+            black_user_id=seats[game.seat_of(Side.BLACK)],
+            state=match.to_json(),
+            match_length=match.length,
+            options=match.options.to_dict(),
+            ai_level=ai_level,
+        )
+
+    async def create(
+        self,
+        match: Match,
+        place: Place,
+        seats: dict[int, int | None],
+        *,
+        ai_level: str | None = None,
+        invitation: tuple[str, int] | None = None,
+    ) -> Snapshot:
+        """Store a new game (accepting ``invitation`` = (token, acceptor) in the same
+        transaction) after playing its automatic opening; Refused(GAME_EXISTS) if the place
+        already has one."""
+        await self._settle(match, seats, ai_level)
+        new = self._new_row(match, place.chat_id, place.thread_id, seats, ai_level)
+        try:
+            if invitation is None:
+                row = await self.store.create_game(new)
+            else:
+                accepted = await self.store.accept_invitation(*invitation, game=new)
+                assert accepted.game is not None
+                row = accepted.game
+        except storage.ActiveGameExistsError:
+            raise Refused(Refusal.GAME_EXISTS) from None
+        row = await self._log_initial(row, match)
+        snap = await self.snapshot(row, match)
+        snap.events = list(match.current.history)
+        return snap
+
+    async def _log_initial(self, row: storage.Game, match: Match) -> storage.Game:
+        """Write the move log of what was played before the game's first save (forced opening
+        plays, the computer's first turn), so the log is complete from move one."""
+        events = [e for e in match.current.history if e.kind in ("move", "pass")]
+        if not events:
+            return row
+        return await self.store.save_game(
+            row.game_id, row.version, match.to_json(), moves=[new_move(e) for e in events]
+        )
+
+    async def start_vs_computer(
+        self, actor: Actor, place: Place, variant: str, level: str, options: Options
+    ) -> Snapshot:
+        """A game against the computer (the person is seat 0)."""
+        await self.players.seen(actor)
+        if place.private:
+            await self.chats.seen(place.chat_id, storage.ChatType.PRIVATE)
+        level = level if level in LEVELS else DEFAULT_LEVEL
+        return await self.create(
+            self.new_match(variant, 1, options), place, {0: actor.user_id, 1: None}, ai_level=level
+        )
+
+    async def _start_next(
+        self, row: storage.Game, match: Match, seats: dict[int, int | None]
+    ) -> Snapshot | None:
+        """The next game of a match (M-15 … M-18) as a new stored game in the same chat."""
+        nxt = match.copy()
+        nxt.next_game()
+        place = Place(row.chat_id, row.thread_id)
+        try:
+            return await self.create(nxt, place, seats, ai_level=row.ai_level)
+        except Refused:
+            return None
+
+    async def rematch(self, actor: Actor, game_id: int) -> Snapshot:
+        """A new match with the same players and settings, after a finished one."""
+        snap = await self.load(game_id)
+        row = snap.row
+        if snap.active:
+            raise Refused(Refusal.GAME_EXISTS)
+        if snap.seat_of_user(actor.user_id) is None:
+            raise Refused(Refusal.NOT_A_PLAYER)
+        await self.players.seen(actor)
+        match = self.new_match(snap.match.variant_name, snap.match.length, snap.match.options)
+        place = Place(row.chat_id, row.thread_id)
+        return await self.create(match, place, dict(snap.user_ids), ai_level=row.ai_level)
+
+    async def abandon(self, game_id: int) -> bool:
+        """End a game without a result (its chat is gone); False if storage failed (logged:
+        the game then stays as it was, which is safe)."""
+        self.cache.forget(game_id)
+        try:
+            row = await self.store.get_game(game_id)
+            if row.status is storage.GameStatus.ACTIVE:
+                await self.store.abandon_game(row.game_id, row.version)
+        except storage.StorageError:
+            log.exception("could not abandon game %s", game_id)
+            return False
+        return True
+
+    # ---- Telegram updates -------------------------------------------------------------------
+
+    async def claim_update(self, update_id: int) -> bool:
+        """Claim an update that changes something other than a game's state (a lobby, a
+        setting); True the first time. Game actions claim theirs in their save instead."""
+        return await self.store.mark_update_processed(update_id)
+
+    async def housekeeping(self) -> None:
+        """Expire old invitations and forget old processed update ids."""
+        await self.store.expire_invitations()
+        await self.store.prune_processed_updates()
+
+    # ---- records ----------------------------------------------------------------------------
+
+    async def records(self, user_id: int) -> list[storage.UserStats]:
+        """The user's finished games by variant and opponent kind (only kinds with games)."""
+        return [r for r in await self.store.list_user_stats(user_id) if r.games]
+
+    async def rating(self, user_id: int, variant: str) -> storage.Rating:
+        return await self.store.get_rating(user_id, variant)
+
+    async def leaderboard(
+        self, variant: str, place: Place, limit: int = 10
+    ) -> list[storage.LeaderboardEntry]:
+        """The chat's best players (a private chat: everyone's)."""
+        chat_id = None if place.private else place.chat_id
+        return await self.store.leaderboard(variant, chat_id=chat_id, limit=limit)
+
+
+def _score_by_colour(match: Match, game: Game) -> tuple[int, int]:
+    """(white's, black's) match score for the stored row's score columns."""
+    return (match.score[game.seat_of(Side.WHITE)], match.score[game.seat_of(Side.BLACK)])

@@ -1,0 +1,68 @@
+"""A game as the layer above sees it after loading or acting: row, match, who sits where."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import storage
+from engine import Event, Game, Match, Side
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """A game after an action: what a presenter needs to draw and describe it.
+
+    ``names`` holds the people's names by seat; the computer's seat has none (the bot words
+    it in the chat's language). ``events`` … ``next_game`` describe what the last action did.
+    """
+
+    row: storage.Game
+    match: Match
+    names: dict[int, str]  # seat -> display name (people only)
+    user_ids: dict[int, int | None]  # seat -> Telegram user id (None: the computer)
+    hints: bool = False  # whether the players may ask for hints (one rule: GameService)
+    events: list[Event] = field(default_factory=list)  # new history lines of this action
+    forced: bool = False  # a single legal play was played for the human
+    finished: storage.FinishedGame | None = None
+    next_game: Snapshot | None = None  # the next game of the match, if one started
+
+    @property
+    def game(self) -> Game:
+        return self.match.current
+
+    @property
+    def game_id(self) -> int:
+        return self.row.game_id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    @property
+    def active(self) -> bool:
+        return self.row.status is storage.GameStatus.ACTIVE
+
+    def seat_of_user(self, user_id: int) -> int | None:
+        for seat, uid in self.user_ids.items():
+            if uid == user_id:
+                return seat
+        return None
+
+    @property
+    def ai_seat(self) -> int | None:
+        for seat, uid in self.user_ids.items():
+            if uid is None:
+                return seat
+        return None
+
+    @property
+    def ai_level(self) -> str | None:
+        return self.row.ai_level if self.ai_seat is not None else None
+
+
+def seat_users(row: storage.Game, game: Game) -> dict[int, int | None]:
+    """Which Telegram user sits in each engine seat (colours come from the stored row)."""
+    return {
+        game.seat_of(Side.WHITE): row.white_user_id,
+        game.seat_of(Side.BLACK): row.black_user_id,
+    }

@@ -1,0 +1,98 @@
+"""The players' lexicon: words people use for the same thing, mapped to one canonical word.
+
+Applied to lemmas (Russian, after pymorphy3) and to words (English) on *both* sides — the
+topics' keyword phrases and the players' questions — so a keyword never needs to list a
+synonym, and a synonym added here helps every topic at once. Sources: the glossary and the
+keyword column of RULES.md §6 and §8, and the slang in the seed texts (players' forums and
+rule pages): «фишка»/«камень» for шашка, «старт»/«рука» for голова, «кость»/«кубик» for
+зар, «срубить»/«съесть» for побить, «зажать» for запереть, «выкинуть» for выбросить.
+
+Why a list and not word vectors: the navec embeddings shipped in the ``natasha`` wheel were
+measured (docs/knowledge.md) and put «фишка» nearer to «погода» than to «шашка», and do not
+know «зар» at all; game slang is exactly where news-trained vectors are weakest. Aspect pairs
+(выбросить/выбрасывать, сгореть/сгорать) are here too: a lemmatiser keeps them apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+
+def _groups(groups: dict[str, str]) -> Mapping[str, str]:
+    """``{"canonical": "synonym synonym …"}`` → ``{synonym: canonical}``."""
+    table: dict[str, str] = {}
+    for canonical, words in groups.items():
+        for word in words.split():
+            if word in table and table[word] != canonical:
+                raise ValueError(f"{word!r} is listed for {table[word]!r} and {canonical!r}")
+            table[word] = canonical
+    return MappingProxyType(table)
+
+
+RU: Mapping[str, str] = _groups(
+    {
+        "шашка": "фишка камень камушек фигура шашечка",
+        "голова": "старт",
+        "зар": "кость кубик зарик",
+        "дубль": "дупль дуплет дубл",
+        "гош": "гоша",
+        "бить": "побить срубить рубить съесть скушать сбить выбить ударить срезать",
+        "запереть": "ловушка зажать заблокировать замкнуть закрыть запирать зажимать блокировать",
+        "застрять": "застревать",
+        "выбросить": "выбрасывать выкинуть выкидывать вывести выводить выбрасывание выкидывание",
+        "сгореть": "сгорать сжечь сжигать пропасть пропадать",
+        "пропустить": "пропускать",
+        "начинать": "начать",
+        "жребий": "жеребьёвка жеребьевка",
+        "соперник": "противник оппонент враг",
+        "сдаться": "сдаваться капитулировать",
+        "удвоение": "удвоить удваивать",
+        "переудвоение": "переудвоить",
+        "перепрыгнуть": "перепрыгивать перескочить перескакивать",
+        "расставить": "расставлять расставиться расставляться",
+        "доска": "поле",
+        "пункт": "лунка ячейка клетка",
+        "войти": "входить зайти заходить",
+        "ввести": "вводить выставить выставлять",
+        "заряжаться": "зарядиться",
+        "отменить": "отменять",
+        "конец": "закончиться заканчиваться кончиться кончаться окончание",
+        "взяться": "тронуть трогать коснуться касаться браться",
+        "подкрутить": "подкручивать",
+        "начало": "изначально первоначально сначала",
+        "нумерация": "нумеровать пронумеровать нумероваться пронумероваться",
+    }
+)
+"""Russian lemma → the canonical lemma the keywords use."""
+
+EN: Mapping[str, str] = _groups(
+    {
+        "checker": "piece stone chip counter man token",
+        "dice": "die",
+        "hit": "capture captured capturing knock knocked eat ate eaten",
+        "locked": "trapped stuck jammed",
+        "resign": "surrender concede forfeits",
+        "draw": "tie",
+        "colours": "colors",
+        "skip": "skipped skipping",
+        "opponent": "enemy rival opponents",
+        "prime": "wall fence",
+        "undo": "takeback",
+        "start": "begin begins beginning",
+        "bear": "bore borne",
+        "allowed": "permitted legal",
+        "colour": "color",
+    }
+)
+"""English word → the canonical word the keywords use."""
+
+
+def canonical_ru(lemma: str) -> str:
+    """The canonical lemma for a Russian lemma (itself if the lexicon has no entry)."""
+    return RU.get(lemma, lemma)
+
+
+def canonical_en(word: str) -> str:
+    """The canonical form of an English word (itself if the lexicon has no entry)."""
+    return EN.get(word, word)

@@ -1,0 +1,493 @@
+"""Find the rules topics a free-text question is about.
+
+Method (details and measurements in docs/knowledge.md):
+
+1. Every topic's keyword phrases are normalised once into tuples of *terms* (Snowball stems,
+   dice such as ``d66``) and indexed, together with each word's sound key
+   (``text.sound_key``) for typo lookup. Each term gets an inverse-document-frequency weight
+   over the 24 topics, so a word many topics share counts for little and a word one topic
+   owns (марс, бар) counts fully; words almost every question has (шашка, ход) are capped.
+2. A question is tokenised; each word is looked up as a stem, then by sound key, then with
+   RapidFuzz's optimal-string-alignment distance over the sound keys (1 edit for 5–7
+   letters, 2 for longer). A Latin word is read as English or as transliterated Russian.
+3. A phrase fires when all its terms are present; it adds
+   ``weight × Σ(idf × quality) × (1 + 0.25 × (terms − 1))`` to its topic, so a phrase
+   outranks the same words scattered over other topics. A rule ID in the question ("L-8")
+   adds a fixed bonus to the topics that cite it.
+4. The game being played (or one the question names) halves the score of topics about the
+   other game. If the best topic stays below ``THRESHOLD`` nothing is returned, and the
+   bot says it doesn't know that one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from teacher.model import Lang, Topic, TopicMatch, Variant
+from teacher.text import (
+    RussianWords,
+    SnowballRussianWords,
+    SnowballStemmers,
+    Stemmer,
+    Tokens,
+    script_of,
+    significant_words,
+    sound_key,
+    tokenize,
+    translit_to_cyrillic,
+)
+from teacher.topics import TOPICS
+
+THRESHOLD = 1.0
+"""Minimum raw score of the best topic: one exact keyword that only this topic uses."""
+
+ALTERNATE_MIN = 0.5
+"""Minimum raw score for a runner-up to be offered next to the best topic."""
+
+CLOSE_RATIO = 0.7
+"""A runner-up scoring at least this share of the best topic's score is a close second."""
+
+OTHER_GAME_FACTOR = 0.5
+"""Score factor for topics about the other game (e.g. the bar while playing long nardy)."""
+
+GENERIC_WORDS: tuple[str, ...] = (
+    "нарды",
+    "шашка",
+    "фишка",
+    "игра",
+    "ход",
+    "ходить",
+    "доска",
+    "соперник",
+    "противник",
+    "nardy",
+    "checker",
+    "game",
+    "move",
+    "turn",
+    "opponent",
+)
+"""Words nearly every rules question contains: they support a phrase but never decide."""
+GENERIC_IDF = 0.3
+
+_Q_EXACT = 1.0
+_Q_SOUND = 0.9
+_Q_STEM_SOUND = 0.85
+_Q_FUZZY = (1.0, 0.8, 0.7)  # by edit distance
+_Q_SHORT_FUZZY = 0.6  # a 4-letter word one edit away: supports, never decides alone
+_Q_OTHER_READING = 0.95  # a Latin word read in the language the player does not use
+_PHRASE_BONUS = 0.25
+_RULE_ID_BONUS = 3.0
+_FUZZY_MIN_LEN = 5
+_SHORT_FUZZY_LEN = 4
+BAG_WEIGHT = 0.5
+"""Weight of a single topic word found anywhere in the question (outside a whole phrase)."""
+
+_LONG_PREFIXES = ("длин", "dlinn", "long")
+_SHORT_PREFIXES = ("коротк", "korotk", "short")
+
+
+@dataclass(frozen=True, slots=True)
+class _Phrase:
+    text: str
+    topic: int
+    terms: tuple[str, ...]
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    phrases: tuple[_Phrase, ...]
+    by_term: dict[str, tuple[int, ...]]  # term -> indexes into phrases
+    idf: dict[str, float]
+    sound_to_terms: dict[str, frozenset[str]]
+    fuzzy_keys: dict[str, tuple[str, ...]]  # script -> sound keys of whole keyword words
+    topics_by_rule: dict[str, tuple[int, ...]]
+    bag: dict[str, tuple[tuple[int, float], ...]]  # term -> (topic, weight × idf) of its words
+    terms: frozenset[str]  # every term the index knows (phrases and title words)
+    topic_terms: tuple[frozenset[str], ...]  # by topic: the terms of its keywords and title
+
+
+class Matcher:
+    """The question matcher over a topic catalog.
+
+    The module-level ``match`` uses one shared instance (``default_matcher``); building
+    others is for experiments, e.g. trying another Russian stemmer or lemmatiser through
+    ``stem_ru`` (see docs/knowledge.md).
+    """
+
+    def __init__(
+        self,
+        topics: Sequence[Topic] = TOPICS,
+        *,
+        russian: RussianWords | SnowballRussianWords | None = None,
+        bag_weight: float = BAG_WEIGHT,
+    ) -> None:
+        # Imported here, not at module level, so that importing the package stays cheap.
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        from teacher.lexicon import EN
+
+        snowball = SnowballStemmers()
+        self._ru = russian or RussianWords(snowball)
+        self._stem_ru: Stemmer = snowball.ru
+        self._raw_stem_en: Stemmer = snowball.en
+        self._en_canonical = {snowball.en(a): snowball.en(b) for a, b in EN.items()}
+        self._bag_weight = bag_weight
+        self._extract_one: Callable[..., Any] = process.extractOne
+        self._distance: Callable[..., int] = OSA.distance
+        self._topics = tuple(topics)
+        self._double = self._ru.term("дубль")
+        self._index = self._build()
+
+    # -- index -----------------------------------------------------------------------------------
+
+    def _term(self, word: str) -> str:
+        """The term of one word: its stem in its own language (digits stay as they are)."""
+        script = script_of(word)
+        if script == "cyr":
+            return self._ru.term(word)
+        if script == "lat":
+            return self._stem_en(word)
+        return word
+
+    def _stem_en(self, word: str) -> str:
+        """An English word's term: its Snowball stem, through the players' lexicon."""
+        stem = self._raw_stem_en(word)
+        return self._en_canonical.get(stem, stem)
+
+    def _build(self) -> _Index:
+        phrases: list[_Phrase] = []
+        sound_to_terms: dict[str, set[str]] = defaultdict(set)
+        word_keys: set[str] = set()
+        topics_by_rule: dict[str, list[int]] = defaultdict(list)
+        for t_idx, topic in enumerate(self._topics):
+            for rule_id in topic.rule_ids:
+                topics_by_rule[rule_id].append(t_idx)
+            best: dict[tuple[str, ...], _Phrase] = {}
+            for text, weight in topic.keywords.weighted():
+                tokens = tokenize(text)
+                words = tuple(significant_words(tokens.words))
+                terms = tuple(dict.fromkeys([*(self._term(w) for w in words), *tokens.dice]))
+                if not terms:
+                    raise ValueError(f"keyword {text!r} of topic {topic.id!r} has no content")
+                for word in words:
+                    term = self._term(word)
+                    sound_to_terms[sound_key(word)].add(term)
+                    sound_to_terms[sound_key(term)].add(term)
+                    word_keys.add(sound_key(word))
+                # Forms that reduce to the same terms ("голова", "с головы") count once.
+                key = tuple(sorted(terms))
+                if key not in best or best[key].weight < weight:
+                    best[key] = _Phrase(text=text, topic=t_idx, terms=terms, weight=weight)
+            phrases.extend(best.values())
+
+        by_term: dict[str, list[int]] = defaultdict(list)
+        topics_of_term: dict[str, set[int]] = defaultdict(set)
+        for p_idx, phrase in enumerate(phrases):
+            for term in phrase.terms:
+                by_term[term].append(p_idx)
+                topics_of_term[term].add(phrase.topic)
+        n = len(self._topics)
+        idf = {
+            term: math.log(1 + n / len(ts)) / math.log(1 + n) for term, ts in topics_of_term.items()
+        }
+        for word in GENERIC_WORDS:
+            term = self._term(word)
+            if term in idf:
+                idf[term] = min(idf[term], GENERIC_IDF)
+
+        # Every word of a topic's keywords and title, weighted by how few topics share it.
+        bag_words: dict[int, set[str]] = defaultdict(set)
+        for t_idx, topic in enumerate(self._topics):
+            texts = [text for text, _ in topic.keywords.weighted()]
+            texts += [topic.title.ru, topic.title.en]
+            for text in texts:
+                for word in significant_words(tokenize(text).words):
+                    if script_of(word) == "num":
+                        continue
+                    term = self._term(word)
+                    bag_words[t_idx].add(term)
+                    sound_to_terms[sound_key(word)].add(term)
+                    word_keys.add(sound_key(word))
+        topics_of_bag: dict[str, list[int]] = defaultdict(list)
+        for t_idx, terms_ in bag_words.items():
+            for term in terms_:
+                topics_of_bag[term].append(t_idx)
+        generic = {self._term(w) for w in GENERIC_WORDS}
+        bag: dict[str, tuple[tuple[int, float], ...]] = {}
+        for term, ts in topics_of_bag.items():
+            weight = math.log(1 + n / len(ts)) / math.log(1 + n)
+            if term in generic:
+                weight = min(weight, GENERIC_IDF)
+            bag[term] = tuple((t_idx, weight) for t_idx in ts)
+
+        fuzzy: dict[str, list[str]] = defaultdict(list)
+        for key in sorted(word_keys):
+            script = script_of(key)
+            if script != "num" and len(key) >= _SHORT_FUZZY_LEN:
+                fuzzy[script].append(key)
+        return _Index(
+            phrases=tuple(phrases),
+            by_term={t: tuple(ps) for t, ps in by_term.items()},
+            idf=idf,
+            sound_to_terms={k: frozenset(v) for k, v in sound_to_terms.items()},
+            fuzzy_keys={k: tuple(v) for k, v in fuzzy.items()},
+            topics_by_rule={r: tuple(ts) for r, ts in topics_by_rule.items()},
+            bag=bag,
+            terms=frozenset(by_term) | frozenset(bag),
+            topic_terms=tuple(
+                frozenset(bag_words[i]) | {t for p in phrases if p.topic == i for t in p.terms}
+                for i in range(n)
+            ),
+        )
+
+    # -- lookup ----------------------------------------------------------------------------------
+
+    def _lookup(
+        self,
+        word: str,
+        stems: Sequence[str],
+        quality: float,
+        found: dict[str, float],
+        *,
+        dictionary_word: bool = False,
+    ) -> None:
+        """Record the terms ``word`` stands for: exact term, sound-alike, then fuzzy.
+
+        ``stems`` are the word's candidate terms, best first. A word the Russian dictionary
+        knows is a real word, not a typo: it is taken as it is or not at all (so «дам» never
+        becomes «дом»). Other words may be one edit from a keyword word from four letters on
+        (short words weigh less: they support a topic, never decide it), two from eight.
+        """
+        index = self._index
+        for stem in stems:
+            if stem in index.terms:
+                _keep(found, (stem,), quality * _Q_EXACT)
+                return
+        if dictionary_word:
+            return
+        word_key = sound_key(word)
+        for key, q in ((word_key, _Q_SOUND), *((sound_key(s), _Q_STEM_SOUND) for s in stems)):
+            terms = index.sound_to_terms.get(key)
+            if terms:
+                _keep(found, terms, quality * q)
+                return
+        # English has no dictionary here to tell a typo from a real word ("rice", "love"),
+        # so its four-letter words are not corrected.
+        min_len = _SHORT_FUZZY_LEN if script_of(word) == "cyr" else _FUZZY_MIN_LEN
+        if len(word_key) < min_len:
+            return
+        max_dist = 1 if len(word_key) < 8 else 2
+        choices = index.fuzzy_keys.get(script_of(word_key), ())
+        for key in dict.fromkeys([word_key, *(sound_key(s) for s in stems)]):
+            if len(key) < min_len:
+                continue
+            hit = self._extract_one(key, choices, scorer=self._distance, score_cutoff=max_dist)
+            if hit is not None:
+                q = _Q_SHORT_FUZZY if len(word_key) < _FUZZY_MIN_LEN else _Q_FUZZY[int(hit[1])]
+                _keep(found, index.sound_to_terms[hit[0]], quality * q)
+                return
+
+    def _lookup_cyrillic(self, word: str, quality: float, found: dict[str, float]) -> None:
+        self._lookup(
+            word, self._ru.candidates(word), quality, found, dictionary_word=self._ru.known(word)
+        )
+
+    def _lookup_latin(self, word: str, lang_hint: Lang | None, found: dict[str, float]) -> None:
+        """Read a Latin word as English ("head") or as transliterated Russian ("golova").
+
+        The reading in the player's language is tried first, and the other one only if the
+        first finds no exact term, so that "mars" is not counted twice (as mars and марс).
+        """
+        cyr = translit_to_cyrillic(word)
+        english = (word, (self._stem_en(word),))
+        russian = (cyr, self._ru.candidates(cyr))
+        if lang_hint == "ru":
+            readings = ((russian, 1.0), (english, _Q_OTHER_READING))
+        else:
+            readings = ((english, 1.0), (russian, _Q_OTHER_READING))
+        for (_, stems), quality in readings:
+            for stem in stems:
+                if stem in self._index.terms:
+                    _keep(found, (stem,), quality)
+                    return
+        # Only the player's own reading may be a short sound-alike or typo: "pizza" read as
+        # Russian is one edit from «пипса», "cup" sounds like «куб».
+        before = len(found)
+        for i, ((surface, stems), quality) in enumerate(readings):
+            if i == 0 or len(word) >= 6:
+                self._lookup(surface, stems, quality, found)
+        if len(found) == before and len(word) >= 6:
+            self._split_compound(word, found)
+
+    def _split_compound(self, word: str, found: dict[str, float]) -> None:
+        """Read a run-together word ("bearoff", "pipcount") as two known English words."""
+        for cut in range(3, len(word) - 2):
+            left, right = self._stem_en(word[:cut]), self._stem_en(word[cut:])
+            if left in self._index.by_term and right in self._index.by_term:
+                _keep(found, (left, right), _Q_SOUND)
+                return
+
+    def _terms(
+        self, tokens: Tokens, lang_hint: Lang | None, unexplained: list[str] | None = None
+    ) -> dict[str, float]:
+        """The terms of a question with their quality; words that found no term at all are
+        appended to ``unexplained`` (when given)."""
+        found: dict[str, float] = {}
+        for word in significant_words(tokens.words):
+            mine: dict[str, float] = {}
+            script = script_of(word)
+            if script == "cyr":
+                self._lookup_cyrillic(word, 1.0, mine)
+            elif script == "lat":
+                self._lookup_latin(word, lang_hint, mine)
+            elif word in self._index.by_term:
+                _keep(mine, (word,), _Q_EXACT)
+            if not mine and unexplained is not None:
+                unexplained.append(word)
+            for term, quality in mine.items():
+                _keep(found, (term,), quality)
+        for dice in tokens.dice:
+            if dice in self._index.by_term:
+                _keep(found, (dice,), _Q_EXACT)
+            if dice[1] == dice[2] and self._double in self._index.terms:
+                _keep(found, (self._double,), _Q_SOUND)  # "6-6" is a double
+        return found
+
+    def terms_of(self, question: str, lang_hint: Lang | None = None) -> dict[str, float]:
+        """The index terms found in ``question`` with their match quality (for debugging)."""
+        return self._terms(tokenize(question), lang_hint)
+
+    # -- scoring ---------------------------------------------------------------------------------
+
+    def _confident(
+        self,
+        best: tuple[int, float],
+        found: dict[str, float],
+        unexplained: list[str],
+        phrase_scores: dict[int, float],
+    ) -> bool:
+        """Whether the best topic is an answer rather than a guess.
+
+        Either its score reaches ``THRESHOLD`` (one exact keyword that only this topic
+        uses), or it explains the whole question: one of its keyword phrases fired, every
+        significant word found a term and every term belongs to this topic («голова»,
+        «зары», "doubling"). A question made of the topic's own words is about it even when
+        those words are shared with others.
+        """
+        t_idx, raw = best
+        if raw >= THRESHOLD:
+            return True
+        if phrase_scores.get(t_idx, 0.0) < ALTERNATE_MIN or unexplained or not found:
+            return False
+        return all(term in self._index.topic_terms[t_idx] for term in found)
+
+    def match(
+        self,
+        question: str,
+        *,
+        lang_hint: Lang | None = None,
+        variant: Variant | None = None,
+        limit: int = 3,
+    ) -> list[TopicMatch]:
+        """Rank topics for ``question``; empty when no topic is a confident answer."""
+        index = self._index
+        tokens = tokenize(question)
+        unexplained: list[str] = []
+        found = self._terms(tokens, lang_hint, unexplained)
+        scores: dict[int, float] = defaultdict(float)
+        matched: dict[int, list[str]] = defaultdict(list)
+
+        candidates = {p for term in found for p in index.by_term.get(term, ())}
+        in_phrase: set[tuple[int, str]] = set()
+        phrase_scores: dict[int, float] = defaultdict(float)
+        for p_idx in sorted(candidates):
+            phrase = index.phrases[p_idx]
+            if not all(t in found for t in phrase.terms):
+                continue
+            total = sum(index.idf[t] * found[t] for t in phrase.terms)
+            bonus = 1 + _PHRASE_BONUS * (len(phrase.terms) - 1)
+            scores[phrase.topic] += phrase.weight * total * bonus
+            phrase_scores[phrase.topic] += phrase.weight * total * bonus
+            matched[phrase.topic].append(phrase.text)
+            in_phrase.update((phrase.topic, t) for t in phrase.terms)
+
+        if self._bag_weight:
+            for term, quality in found.items():
+                for t_idx, weight in index.bag.get(term, ()):
+                    if (t_idx, term) not in in_phrase:  # a fired phrase has counted it
+                        scores[t_idx] += self._bag_weight * weight * quality
+
+        for rule_id in tokens.rule_ids:
+            for t_idx in index.topics_by_rule.get(rule_id, ()):
+                scores[t_idx] += _RULE_ID_BONUS
+                matched[t_idx].append(rule_id)
+
+        game = _game_named(tokens.words) or variant
+        if game is not None:
+            for t_idx in scores:
+                if not self._topics[t_idx].applies(game):
+                    scores[t_idx] *= OTHER_GAME_FACTOR
+
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
+        if not ranked or not self._confident(ranked[0], found, unexplained, phrase_scores):
+            return []
+        return [
+            TopicMatch(
+                topic=self._topics[t_idx],
+                score=round(1 - math.exp(-raw / 2), 3),
+                matched=tuple(matched[t_idx]),
+                close=rank > 0 and raw >= CLOSE_RATIO * ranked[0][1],
+            )
+            for rank, (t_idx, raw) in enumerate(ranked[: max(limit, 1)])
+            if raw >= ALTERNATE_MIN
+        ]
+
+
+def _keep(found: dict[str, float], terms: Iterable[str], quality: float) -> None:
+    """Record ``terms`` with ``quality`` unless a better reading was already found."""
+    for term in terms:
+        if quality > found.get(term, 0.0):
+            found[term] = quality
+
+
+def _game_named(words: Iterable[str]) -> Variant | None:
+    """The game a question names itself ("в длинных нардах", "in short nardy"), if one."""
+    words = tuple(words)
+    long_ = any(w.startswith(_LONG_PREFIXES) for w in words)
+    short = any(w.startswith(_SHORT_PREFIXES) for w in words)
+    if long_ != short:
+        return "long" if long_ else "short"
+    return None
+
+
+@cache
+def default_matcher() -> Matcher:
+    """The shared matcher, built on first use (tens of milliseconds), not at import."""
+    return Matcher()
+
+
+def match(
+    question: str,
+    *,
+    lang_hint: Lang | None = None,
+    variant: Variant | None = None,
+    limit: int = 3,
+) -> list[TopicMatch]:
+    """Rank the rules topics a player's question is about, best first.
+
+    ``lang_hint`` is the player's interface language: with ``"ru"`` a Latin-typed word is
+    read first as Russian transliteration ("golova"), otherwise first as English.
+    ``variant`` is the game being played, if any: topics about the other game rank lower
+    (a game named in the question itself wins over it). Returns at most ``limit`` matches,
+    and an empty list when nothing reaches the confidence threshold. Scores are in (0, 1);
+    the threshold corresponds to a score of about 0.39.
+    """
+    return default_matcher().match(question, lang_hint=lang_hint, variant=variant, limit=limit)

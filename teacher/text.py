@@ -1,0 +1,390 @@
+"""Text normalisation for the rules matcher: tokens, stems, transliteration, sound keys.
+
+The heavy lifting is done by libraries: pymorphy3 with its Russian dictionary finds a
+word's lemma (шашек → шашка, сгорела → сгореть) and knows whether a word exists at all (a
+word it does not know may be a typo); Snowball stemmers (``snowballstemmer``) then join what
+lemmas leave apart (выброс, выбросить → выброс) and do the same for English; RapidFuzz (in
+``matcher``) measures typo distance.
+This module only prepares their input: it splits a question into words, keeps dice such as
+"6-6" and rule IDs such as "L-8" as single tokens, repairs words typed with mixed Latin and
+Cyrillic look-alike letters, turns Latin transliteration into Cyrillic, and computes a
+coarse "sound key" so that spellings a Russian speaker mixes up (галава/голова, марз/марс,
+бэкгамон/бэкгаммон) meet before any edit distance is needed.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+Script = Literal["cyr", "lat", "num"]
+
+_WORD_RE = re.compile(r"[0-9a-zа-яё]+(?:['’][a-z]+)?", re.IGNORECASE)
+_DICE_RE = re.compile(
+    r"(?<![0-9])([1-6])\s*(?:[-–—:xх×*/]{1,2}|\s|\sи\s|\sand\s|\sна\s)\s*([1-6])(?![0-9])",
+    re.IGNORECASE,
+)
+_RULE_RE = re.compile(r"(?<![0-9A-Za-zА-Яа-яЁё])([CLSMVclsmvСМсм])\s*[-–—]\s*(\d{1,2})(?![0-9])")
+_CYR_RE = re.compile(r"[а-яё]")
+_LAT_RE = re.compile(r"[a-z]")
+
+# Latin letters that look like Cyrillic ones, used only inside words that mix both scripts
+# (e.g. "кoкс" typed with a Latin "o"): such a word is almost always Russian.
+_HOMOGLYPHS = str.maketrans(
+    {
+        "a": "а",
+        "c": "с",
+        "e": "е",
+        "k": "к",
+        "m": "м",
+        "o": "о",
+        "p": "р",
+        "t": "т",
+        "x": "х",
+        "y": "у",
+        "b": "в",
+        "h": "н",
+    }
+)
+_RULE_LETTERS = str.maketrans({"С": "C", "с": "C", "М": "M", "м": "M"})
+
+STOPWORDS_RU: frozenset[str] = frozenset(
+    """
+    а и но или да же ли бы ведь вот ну то это эти этот эта этом что чтобы чем как какой какая
+    какое какие каким такое такой так тоже также в во на с со к ко у о об от из за по при для
+    без про над под я мне меня мной мы нас нам ты тебя тебе вы вас вам он она оно они его ее
+    их им ему мой моя мое мои моих моей моего свой своя свои своих твой ваш ваша ваши можно
+    ли есть был была было были будет быть уже еще всегда просто вообще тогда там тут здесь
+    скажи подскажи подскажите объясни объясните расскажи расскажите пожалуйста плиз вопрос
+    почему зачем если какую каком каких какими какого какому мою моим моими моему свою своей
+    этой эту этого тот та те той того который которая которые которое все весь вся всех всем
+    """.split()  # noqa: SIM905 - a word list reads better as text than as 150 quoted strings
+)
+"""Russian words that carry no topic. "почему" is here: "почему сгорел зар" is about the die."""
+
+STOPWORDS_EN: frozenset[str] = frozenset(
+    """
+    the a an is are was were be been do does did i me my mine you your it its of in on at to
+    for with can could may might what how why if and or there this that these those which
+    will would should shall am please tell explain about so just as by from we us our they
+    them their he she his her don't doesn't isn't aren't it's what's i'm i've cant dont im
+    doesnt isnt
+    """.split()  # noqa: SIM905 - as above
+)
+
+
+def script_of(word: str) -> Script:
+    """Which alphabet a token is written in; digits-only tokens are ``"num"``."""
+    if _CYR_RE.search(word):
+        return "cyr"
+    if _LAT_RE.search(word):
+        return "lat"
+    return "num"
+
+
+def fold_homoglyphs(word: str) -> str:
+    """Make a word that mixes Cyrillic and Latin look-alikes wholly Cyrillic."""
+    if _CYR_RE.search(word) and _LAT_RE.search(word):
+        return word.translate(_HOMOGLYPHS)
+    return word
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """A question split for matching: words, dice such as ``"d66"``, and cited rule IDs."""
+
+    words: tuple[str, ...]
+    dice: tuple[str, ...]
+    rule_ids: tuple[str, ...]
+
+
+def dice_token(a: str, b: str) -> str:
+    """A roll as one order-free token: "6-1" and "1-6" are both ``"d61"``."""
+    hi, lo = sorted((a, b), reverse=True)
+    return f"d{hi}{lo}"
+
+
+_NUMBER_WORDS = {
+    "один": "1",
+    "два": "2",
+    "две": "2",
+    "двух": "2",
+    "двум": "2",
+    "двумя": "2",
+    "три": "3",
+    "трех": "3",
+    "тремя": "3",
+    "четыре": "4",
+    "четырех": "4",
+    "пять": "5",
+    "пяти": "5",
+    "шесть": "6",
+    "шести": "6",
+    "шестью": "6",
+    "одна": "1",
+    "одну": "1",
+    "одной": "1",
+    "одного": "1",
+    "одним": "1",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+}
+_NUMBER_WORD_RE = re.compile(
+    r"(?<![0-9a-zа-яё])(" + "|".join(_NUMBER_WORDS) + r")(?![0-9a-zа-яё])", re.IGNORECASE
+)
+
+
+def tokenize(text: str) -> Tokens:
+    """Split ``text`` into lowercase words, dice tokens and rule IDs.
+
+    Rule IDs and dice are cut out first so that "L-8" is not read as the letter L and the
+    number 8, and "6-6" or «шесть-шесть» not as two sixes. Number words become digits, so
+    «две шашки» and "2 шашки" are the same question.
+    """
+    text = text.replace("ё", "е").replace("Ё", "Е")
+    rule_ids = tuple(
+        f"{m.group(1).translate(_RULE_LETTERS).upper()}-{int(m.group(2))}"
+        for m in _RULE_RE.finditer(text)
+    )
+    text = _RULE_RE.sub(" ", text)
+    moved = _move_words(text)
+    text = _MOVE_RE.sub(" ", text)
+    text = _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+    dice = tuple(dice_token(m.group(1), m.group(2)) for m in _DICE_RE.finditer(text))
+    text = _DICE_RE.sub(" ", text)
+    words = tuple(fold_homoglyphs(w.lower().replace("’", "'")) for w in _WORD_RE.findall(text))
+    return Tokens(words=words + moved, dice=dice, rule_ids=rule_ids)
+
+
+_MOVE_RE = re.compile(
+    r"(?<![\w/])(\d{1,2}|bar|бар)((?:/(?:\d{1,2}|off|выброс)\*?)+)(?:\(\d\))?(?![\w/])",
+    re.IGNORECASE,
+)
+
+
+def _move_words(text: str) -> tuple[str, ...]:
+    """What written moves («24/18 24/20», "bar/20", "6/off") say about the topic.
+
+    A move is cut out before dice are read (so "6/3" is not a roll) and stands for the
+    words its points imply: two checkers from 24 — the head; the bar — бар; off — выброс.
+    """
+    words: list[str] = []
+    sources = []
+    for m in _MOVE_RE.finditer(text):
+        src = m.group(1).lower()
+        sources.append(src)
+        if src in ("bar", "бар"):
+            words.append("бар")
+        if re.search(r"/(?:off|выброс)", m.group(2), re.IGNORECASE):
+            words.append("выброс")
+    if sources.count("24") >= 2:
+        words.append("голова")
+    return tuple(dict.fromkeys(words))
+
+
+def is_stopword(word: str) -> bool:
+    """True for function words that never identify a topic (and for single letters)."""
+    if len(word) == 1 and not word.isdigit():
+        return True
+    return word in STOPWORDS_RU or word in STOPWORDS_EN
+
+
+# --- Latin → Cyrillic -------------------------------------------------------------------------
+
+_LAT_MULTI: tuple[tuple[str, str], ...] = (
+    ("shch", "щ"),
+    ("sch", "щ"),
+    ("zh", "ж"),
+    ("kh", "х"),
+    ("ch", "ч"),
+    ("sh", "ш"),
+    ("ts", "ц"),
+    ("tz", "ц"),
+    ("ck", "к"),
+    ("yo", "е"),
+    ("yu", "ю"),
+    ("ya", "я"),
+    ("ye", "е"),
+    ("jo", "е"),
+    ("ju", "ю"),
+    ("ja", "я"),
+    ("ph", "ф"),
+)
+_LAT_SINGLE = {
+    "a": "а",
+    "b": "б",
+    "v": "в",
+    "g": "г",
+    "d": "д",
+    "e": "е",
+    "z": "з",
+    "i": "и",
+    "j": "й",
+    "k": "к",
+    "l": "л",
+    "m": "м",
+    "n": "н",
+    "o": "о",
+    "p": "п",
+    "r": "р",
+    "s": "с",
+    "t": "т",
+    "u": "у",
+    "f": "ф",
+    "h": "х",
+    "c": "к",
+    "w": "в",
+    "q": "к",
+    "x": "кс",
+    "'": "ь",
+}
+_VOWELS_LAT = frozenset("aeiouy")
+
+
+def translit_to_cyrillic(word: str) -> str:
+    """Read a Latin-typed Russian word ("golovy", "sgorel", "s golovy") as Cyrillic.
+
+    There is no single standard for casual transliteration, so this accepts the common
+    spellings at once: "y" is «ы» after a consonant and «й» elsewhere, "ya/ja" is «я», etc.
+    """
+    out: list[str] = []
+    i = 0
+    n = len(word)
+    while i < n:
+        for lat, cyr in _LAT_MULTI:
+            if word.startswith(lat, i):
+                out.append(cyr)
+                i += len(lat)
+                break
+        else:
+            ch = word[i]
+            if ch == "y":
+                prev = word[i - 1] if i else ""
+                out.append("ы" if prev and prev not in _VOWELS_LAT else "й")
+            else:
+                out.append(_LAT_SINGLE.get(ch, ch))
+            i += 1
+    return "".join(out)
+
+
+# --- sound keys ------------------------------------------------------------------------------
+
+_RU_VOWELS = str.maketrans(
+    {"о": "а", "е": "и", "э": "и", "я": "а", "ю": "у", "ы": "и", "й": "и", "ь": None, "ъ": None}
+)
+_RU_DEVOICE = {"б": "п", "в": "ф", "г": "к", "д": "т", "ж": "ш", "з": "с"}
+_DOUBLES = re.compile(r"(.)\1+")
+
+
+def sound_key(word: str) -> str:
+    """A coarse phonetic key: unstressed-vowel and final-devoicing confusions fold together.
+
+    Russian: о/а, е/и/э, я/а, ю/у, ы/и merge, ь/ъ vanish, a final voiced consonant becomes
+    voiceless, doubled letters collapse. Latin: doubled letters collapse ("hiting").
+    """
+    if script_of(word) == "cyr":
+        key = word.replace("ё", "е").translate(_RU_VOWELS)
+        if key and key[-1] in _RU_DEVOICE:
+            key = key[:-1] + _RU_DEVOICE[key[-1]]
+    else:
+        key = word.replace("ph", "f").replace("ck", "k")
+    return _DOUBLES.sub(r"\1", key)
+
+
+# --- stemmers --------------------------------------------------------------------------------
+
+Stemmer = Callable[[str], str]
+
+
+class SnowballStemmers:
+    """Snowball's Russian and English stemmers behind a lock.
+
+    A ``snowballstemmer`` object keeps the word being stemmed in its own state, so one
+    instance must not be used by two threads at once (handlers may call the matcher from
+    ``asyncio.to_thread``); stems are cached, so the lock is rarely taken.
+    """
+
+    def __init__(self) -> None:
+        import snowballstemmer  # here, not at module level: importing the package stays cheap
+
+        self._ru = snowballstemmer.stemmer("russian")
+        self._en = snowballstemmer.stemmer("english")
+        self._lock = threading.Lock()
+        self.ru: Stemmer = lru_cache(maxsize=8192)(self._stem_ru)
+        self.en: Stemmer = lru_cache(maxsize=8192)(self._stem_en)
+
+    def _stem_ru(self, word: str) -> str:
+        with self._lock:
+            return str(self._ru.stemWord(word))
+
+    def _stem_en(self, word: str) -> str:
+        with self._lock:
+            return str(self._en.stemWord(word))
+
+
+class RussianWords:
+    """Russian words → matcher terms: pymorphy3 lemma, the players' lexicon, Snowball stem.
+
+    ``term`` is what a keyword word is indexed under; ``candidates`` are the terms a question
+    word is looked up as, best first (the lemma's term, then the plain stem of the word, then
+    the terms of the other readings pymorphy3 offers), because a lemmatiser's first guess is
+    sometimes another word (зары → «зара»). ``known`` tells a dictionary word from a possible
+    typo. pymorphy3's analyser is read-only after loading, so it is safe to share between
+    threads; results are cached.
+    """
+
+    def __init__(self, stemmers: SnowballStemmers | None = None) -> None:
+        import pymorphy3  # here, not at module level: importing the package stays cheap
+
+        from teacher.lexicon import canonical_ru
+
+        self._morph = pymorphy3.MorphAnalyzer()
+        self._stem = (stemmers or SnowballStemmers()).ru
+        self._canonical = canonical_ru
+        self.candidates: Callable[[str], tuple[str, ...]] = lru_cache(maxsize=16384)(
+            self._candidates
+        )
+        self.known: Callable[[str], bool] = lru_cache(maxsize=16384)(self._morph.word_is_known)
+
+    def _lemma_term(self, lemma: str) -> str:
+        return self._stem(self._canonical(lemma.replace("ё", "е")))
+
+    def _candidates(self, word: str) -> tuple[str, ...]:
+        parses = self._morph.parse(word)
+        lemmas = [p.normal_form for p in parses[:3]]
+        first = self._lemma_term(lemmas[0]) if lemmas else self._stem(word)
+        rest = [self._lemma_term(w) for w in (word, *lemmas[1:])]
+        return tuple(dict.fromkeys([first, *rest]))
+
+    def term(self, word: str) -> str:
+        """The one term a keyword word is indexed under."""
+        return self.candidates(word)[0]
+
+
+class SnowballRussianWords:
+    """The previous Russian reading (Snowball stems only), kept to measure against."""
+
+    def __init__(self, stemmers: SnowballStemmers | None = None) -> None:
+        self._stem = (stemmers or SnowballStemmers()).ru
+
+    def candidates(self, word: str) -> tuple[str, ...]:
+        return (self._stem(word),)
+
+    def term(self, word: str) -> str:
+        return self._stem(word)
+
+    def known(self, word: str) -> bool:
+        return False
+
+
+def significant_words(words: tuple[str, ...]) -> Iterator[str]:
+    """The words of a question or keyword phrase that can carry meaning."""
+    return (w for w in words if not is_stopword(w))
