@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.movegen import LONG_MAP
+from engine.long_nardy import LONG_MAP
 
 _PIP_WEIGHTS = np.arange(1, 26, dtype=np.float32)
 _LONG_MAP = np.asarray(LONG_MAP)

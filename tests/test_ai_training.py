@@ -163,7 +163,7 @@ def test_long_encoder_is_symmetric_in_the_two_sides() -> None:
 def test_long_encoder_sees_a_legal_and_an_illegal_six_block() -> None:
     # X holds six points in a row on O's route (O's 14..19 = X's 2..7, C-7), two each, the rest
     # on X's head. O still has everything on its head, or has one checker past the block.
-    from engine.movegen import LONG_MAP
+    from engine.long_nardy import LONG_MAP
 
     me = [0] * 26
     for q in range(14, 20):
