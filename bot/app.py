@@ -37,6 +37,7 @@ from bot.session import AnsweredQueries, ApiSession
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
+from teacher import default_matcher
 
 log = logging.getLogger(__name__)
 
@@ -213,6 +214,7 @@ async def run(settings: Settings) -> None:
     app = await build(settings)
     try:
         await register_commands(app.bot)
+        await asyncio.to_thread(default_matcher)  # the rules matcher's index, ~0.15 s, once
         settle_memory()
         keeper = asyncio.create_task(housekeeping(app))
         try:

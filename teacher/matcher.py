@@ -17,6 +17,9 @@ Method (details and measurements in docs/knowledge.md):
 4. The game being played (or one the question names) halves the score of topics about the
    other game. If the best topic stays below ``THRESHOLD`` nothing is returned, and the
    bot says it doesn't know that one.
+5. Negative evidence: a question that names another game (chess, draughts, a Rubik's cube;
+   ``teacher.offtopic``) gets no answer, and one whose words the index mostly does not
+   explain needs ``SPARSE_THRESHOLD`` rather than ``THRESHOLD``.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from functools import cache
 from typing import Any
 
 from teacher.model import Lang, Topic, TopicMatch, Variant
+from teacher.offtopic import names_other_game
 from teacher.text import (
     RussianWords,
     SnowballRussianWords,
@@ -46,11 +50,21 @@ from teacher.topics import TOPICS
 THRESHOLD = 1.0
 """Minimum raw score of the best topic: one exact keyword that only this topic uses."""
 
+MIN_COVERAGE = 0.4
+"""Share of a question's words (weighted by match quality) the index must explain ..."""
+SPARSE_THRESHOLD = 2.0
+"""... or else the best topic needs this much evidence: a question mostly made of words no
+topic uses ("what's the capital of Australia") is not a rules question because one of its
+words resembles a keyword."""
+
 ALTERNATE_MIN = 0.5
 """Minimum raw score for a runner-up to be offered next to the best topic."""
 
 CLOSE_RATIO = 0.7
 """A runner-up scoring at least this share of the best topic's score is a close second."""
+
+RULED_OUT_FACTOR = 0.5
+"""Score factor for a topic whose ``"-"`` phrase fired (context that rules it out)."""
 
 OTHER_GAME_FACTOR = 0.5
 """Score factor for topics about the other game (e.g. the bar while playing long nardy)."""
@@ -144,6 +158,7 @@ class Matcher:
         self._distance: Callable[..., int] = OSA.distance
         self._topics = tuple(topics)
         self._double = self._ru.term("дубль")
+        self._generic = frozenset(self._term(w) for w in GENERIC_WORDS)
         self._index = self._build()
 
     # -- index -----------------------------------------------------------------------------------
@@ -206,7 +221,7 @@ class Matcher:
         # Every word of a topic's keywords and title, weighted by how few topics share it.
         bag_words: dict[int, set[str]] = defaultdict(set)
         for t_idx, topic in enumerate(self._topics):
-            texts = [text for text, _ in topic.keywords.weighted()]
+            texts = [text for text, weight in topic.keywords.weighted() if weight > 0]
             texts += [topic.title.ru, topic.title.en]
             for text in texts:
                 for word in significant_words(tokenize(text).words):
@@ -243,7 +258,8 @@ class Matcher:
             bag=bag,
             terms=frozenset(by_term) | frozenset(bag),
             topic_terms=tuple(
-                frozenset(bag_words[i]) | {t for p in phrases if p.topic == i for t in p.terms}
+                frozenset(bag_words[i])
+                | {t for p in phrases if p.topic == i and p.weight > 0 for t in p.terms}
                 for i in range(n)
             ),
         )
@@ -336,10 +352,15 @@ class Matcher:
                 return
 
     def _terms(
-        self, tokens: Tokens, lang_hint: Lang | None, unexplained: list[str] | None = None
+        self,
+        tokens: Tokens,
+        lang_hint: Lang | None,
+        unexplained: list[str] | None = None,
+        coverage: list[float] | None = None,
     ) -> dict[str, float]:
         """The terms of a question with their quality; words that found no term at all are
-        appended to ``unexplained`` (when given)."""
+        appended to ``unexplained`` and each word's best quality to ``coverage`` (when
+        given)."""
         found: dict[str, float] = {}
         for word in significant_words(tokens.words):
             mine: dict[str, float] = {}
@@ -350,8 +371,11 @@ class Matcher:
                 self._lookup_latin(word, lang_hint, mine)
             elif word in self._index.by_term:
                 _keep(mine, (word,), _Q_EXACT)
-            if not mine and unexplained is not None:
+            # A bare number (a point, a roll) is part of a nardy question, not a foreign word.
+            if not mine and unexplained is not None and script != "num":
                 unexplained.append(word)
+            if coverage is not None and script != "num":
+                coverage.append(max(mine.values(), default=0.0))
             for term, quality in mine.items():
                 _keep(found, (term,), quality)
         for dice in tokens.dice:
@@ -378,16 +402,17 @@ class Matcher:
 
         Either its score reaches ``THRESHOLD`` (one exact keyword that only this topic
         uses), or it explains the whole question: one of its keyword phrases fired, every
-        significant word found a term and every term belongs to this topic («голова»,
-        «зары», "doubling"). A question made of the topic's own words is about it even when
-        those words are shared with others.
+        significant word found a term and every term belongs to this topic or is a word
+        every question may have (нарды, шашка): «голова», «зары», "doubling". A question
+        made of the topic's own words is about it even when those words are shared.
         """
         t_idx, raw = best
         if raw >= THRESHOLD:
             return True
         if phrase_scores.get(t_idx, 0.0) < ALTERNATE_MIN or unexplained or not found:
             return False
-        return all(term in self._index.topic_terms[t_idx] for term in found)
+        own = self._index.topic_terms[t_idx]
+        return all(term in own or term in self._generic for term in found)
 
     def match(
         self,
@@ -400,13 +425,17 @@ class Matcher:
         """Rank topics for ``question``; empty when no topic is a confident answer."""
         index = self._index
         tokens = tokenize(question)
+        if names_other_game(tokens.words, self._ru.lemma):
+            return []
         unexplained: list[str] = []
-        found = self._terms(tokens, lang_hint, unexplained)
+        coverage: list[float] = []
+        found = self._terms(tokens, lang_hint, unexplained, coverage)
         scores: dict[int, float] = defaultdict(float)
         matched: dict[int, list[str]] = defaultdict(list)
 
         candidates = {p for term in found for p in index.by_term.get(term, ())}
         in_phrase: set[tuple[int, str]] = set()
+        ruled_out: set[int] = set()
         phrase_scores: dict[int, float] = defaultdict(float)
         for p_idx in sorted(candidates):
             phrase = index.phrases[p_idx]
@@ -414,6 +443,9 @@ class Matcher:
                 continue
             total = sum(index.idf[t] * found[t] for t in phrase.terms)
             bonus = 1 + _PHRASE_BONUS * (len(phrase.terms) - 1)
+            if phrase.weight < 0:  # context that rules this topic out
+                ruled_out.add(phrase.topic)
+                continue
             scores[phrase.topic] += phrase.weight * total * bonus
             phrase_scores[phrase.topic] += phrase.weight * total * bonus
             matched[phrase.topic].append(phrase.text)
@@ -430,6 +462,10 @@ class Matcher:
                 scores[t_idx] += _RULE_ID_BONUS
                 matched[t_idx].append(rule_id)
 
+        for t_idx in ruled_out:
+            if t_idx in scores:
+                scores[t_idx] *= RULED_OUT_FACTOR
+
         game = _game_named(tokens.words) or variant
         if game is not None:
             for t_idx in scores:
@@ -438,6 +474,9 @@ class Matcher:
 
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
         if not ranked or not self._confident(ranked[0], found, unexplained, phrase_scores):
+            return []
+        sparse = bool(coverage) and sum(coverage) / len(coverage) < MIN_COVERAGE
+        if sparse and ranked[0][1] < SPARSE_THRESHOLD:
             return []
         return [
             TopicMatch(

@@ -39,6 +39,10 @@ class Text:
         return self.en if lang == "en" else self.ru
 
 
+NEGATIVE_WEIGHT = -1.0
+"""The weight that marks a ``"-"`` phrase: context that rules a topic out."""
+
+
 @dataclass(frozen=True, slots=True)
 class Keywords:
     """Phrases that point the matcher at a topic.
@@ -46,7 +50,9 @@ class Keywords:
     Each phrase is matched as a whole: every significant word of it must occur in the
     question (in any word form, allowing typos). A phrase may carry a weight prefix:
     ``"!"`` doubles its weight (a word that alone identifies the topic, e.g. «марс»),
-    ``"~"`` halves it (a word that only supports, e.g. «игра»). Russian phrases are also
+    ``"~"`` halves it (a word that only supports, e.g. «игра»), and ``"-"`` makes it count
+    *against* the topic: context that rules the topic out (e.g. «в середине игры» for the
+    first-move exception) halves the topic's score. Russian phrases are also
     how Latin transliterations («golova», «mars») are recognised, so they need no Latin copy.
     """
 
@@ -54,10 +60,13 @@ class Keywords:
     en: tuple[str, ...]
 
     def weighted(self) -> Iterator[tuple[str, float]]:
-        """Every phrase (both languages) without its mark, with its weight (2, 1 or 0.5)."""
+        """Every phrase (both languages) without its mark, with its weight (2, 1, 0.5, or
+        ``NEGATIVE_WEIGHT`` for context that rules the topic out)."""
         for raw in (*self.ru, *self.en):
             if raw.startswith("!"):
                 yield raw[1:], 2.0
+            elif raw.startswith("-"):
+                yield raw[1:], NEGATIVE_WEIGHT
             elif raw.startswith("~"):
                 yield raw[1:], 0.5
             else:

@@ -62,6 +62,8 @@ STOPWORDS_RU: frozenset[str] = frozenset(
     скажи подскажи подскажите объясни объясните расскажи расскажите пожалуйста плиз вопрос
     почему зачем если какую каком каких какими какого какому мою моим моими моему свою своей
     этой эту этого тот та те той того который которая которые которое все весь вся всех всем
+    бот бота боту ботом хочу хотел хотела хотим хотят хочется штука штуки штук штуку
+    понимать понять значит означает означать значить
     """.split()  # noqa: SIM905 - a word list reads better as text than as 150 quoted strings
 )
 """Russian words that carry no topic. "почему" is here: "почему сгорел зар" is about the die."""
@@ -71,8 +73,8 @@ STOPWORDS_EN: frozenset[str] = frozenset(
     the a an is are was were be been do does did i me my mine you your it its of in on at to
     for with can could may might what how why if and or there this that these those which
     will would should shall am please tell explain about so just as by from we us our they
-    them their he she his her don't doesn't isn't aren't it's what's i'm i've cant dont im
-    doesnt isnt
+    them their he she his her don't doesn't isn't aren't it's what's i'm i've dont im
+    doesnt isnt whats bot thing things stuff mean means meaning
     """.split()  # noqa: SIM905 - as above
 )
 
@@ -137,6 +139,18 @@ _NUMBER_WORDS = {
     "five": "5",
     "six": "6",
 }
+# A die's face by its name, in any case form: «сыграть шестёрку», «выпала двойка».
+_DIE_FACES = {"единиц": "1", "двойк": "2", "тройк": "3", "четверк": "4", "пятерк": "5"}
+_DIE_FACES["шестерк"] = "6"
+_DIE_FACE_RE = re.compile(
+    r"(?<![0-9a-zа-яё])(единиц|двойк|тройк|четв[её]рк|пят[её]рк|шест[её]рк)[а-я]{0,3}(?![а-яё])",
+    re.IGNORECASE,
+)
+# «Камень» is a checker, but «камень шесть-пять» (a stone and a roll) is the roll (RULES.md §6.1).
+_STONE_ROLL_RE = re.compile(
+    r"(?<![а-яё])кам(?:ень|ня|ни|нем|не)\s+(?=[1-6]\s*(?:[-–—:xх]|\s)\s*[1-6](?![0-9]))",
+    re.IGNORECASE,
+)
 _NUMBER_WORD_RE = re.compile(
     r"(?<![0-9a-zа-яё])(" + "|".join(_NUMBER_WORDS) + r")(?![0-9a-zа-яё])", re.IGNORECASE
 )
@@ -158,10 +172,40 @@ def tokenize(text: str) -> Tokens:
     moved = _move_words(text)
     text = _MOVE_RE.sub(" ", text)
     text = _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+    text = _DIE_FACE_RE.sub(lambda m: _DIE_FACES[m.group(1).lower().replace("ё", "е")], text)
+    text = _STONE_ROLL_RE.sub("зар ", text)
     dice = tuple(dice_token(m.group(1), m.group(2)) for m in _DICE_RE.finditer(text))
     text = _DICE_RE.sub(" ", text)
     words = tuple(fold_homoglyphs(w.lower().replace("’", "'")) for w in _WORD_RE.findall(text))
-    return Tokens(words=words + moved, dice=dice, rule_ids=rule_ids)
+    home = _home_words(text)
+    return Tokens(
+        words=words + tuple(w for w in (*moved, *home) if w not in words),
+        dice=dice,
+        rule_ids=rule_ids,
+    )
+
+
+_HOME_RU_RE = re.compile(
+    r"(?<![\w])(?:на|с|со)\s+(?:[1-6](?:-?(?:м|й|ом|ого|ой))?\s+(?:пункт|лунк)|"
+    r"(?:треть|четв[её]рт|пят|шест)(?:ем|ом|ого|ой|ий|ый)(?![\w]))",
+    re.IGNORECASE,
+)
+_HOME_EN_RE = re.compile(
+    r"\b(?:on|from)\s+(?:the\s+)?(?:[1-6](?:\s*-?\s*point)?|(?:third|fourth|fifth|sixth)"
+    r"(?:\s+point)?)\b(?!\s*[-/:])",
+    re.IGNORECASE,
+)
+
+
+def _home_words(text: str) -> tuple[str, ...]:
+    """A checker "on the 4 point" or «на пятом» stands in the home board: the words of a
+    bearing-off situation told only in numbers («выпало 3, на третьем нет шашек»)."""
+    words: list[str] = []
+    if _HOME_RU_RE.search(text):
+        words.append("дом")
+    if _HOME_EN_RE.search(text):
+        words.append("home")
+    return tuple(words)
 
 
 _MOVE_RE = re.compile(
@@ -278,7 +322,18 @@ def translit_to_cyrillic(word: str) -> str:
 # --- sound keys ------------------------------------------------------------------------------
 
 _RU_VOWELS = str.maketrans(
-    {"о": "а", "е": "и", "э": "и", "я": "а", "ю": "у", "ы": "и", "й": "и", "ь": None, "ъ": None}
+    {
+        "о": "а",
+        "е": "и",
+        "э": "и",
+        "я": "а",
+        "ю": "у",
+        "ы": "и",
+        "й": "и",
+        "ь": None,
+        "ъ": None,
+        "щ": "ш",
+    }
 )
 _RU_DEVOICE = {"б": "п", "в": "ф", "г": "к", "д": "т", "ж": "ш", "з": "с"}
 _DOUBLES = re.compile(r"(.)\1+")
@@ -287,7 +342,7 @@ _DOUBLES = re.compile(r"(.)\1+")
 def sound_key(word: str) -> str:
     """A coarse phonetic key: unstressed-vowel and final-devoicing confusions fold together.
 
-    Russian: о/а, е/и/э, я/а, ю/у, ы/и merge, ь/ъ vanish, a final voiced consonant becomes
+    Russian: о/а, е/и/э, я/а, ю/у, ы/и, щ/ш merge, ь/ъ vanish, a final voiced consonant becomes
     voiceless, doubled letters collapse. Latin: doubled letters collapse ("hiting").
     """
     if script_of(word) == "cyr":
@@ -353,6 +408,9 @@ class RussianWords:
             self._candidates
         )
         self.known: Callable[[str], bool] = lru_cache(maxsize=16384)(self._morph.word_is_known)
+        self._lemma: Callable[[str], str] = lru_cache(maxsize=16384)(
+            lambda word: self._morph.parse(word)[0].normal_form.replace("ё", "е")
+        )
 
     def _lemma_term(self, lemma: str) -> str:
         return self._stem(self._canonical(lemma.replace("ё", "е")))
@@ -362,11 +420,29 @@ class RussianWords:
         lemmas = [p.normal_form for p in parses[:3]]
         first = self._lemma_term(lemmas[0]) if lemmas else self._stem(word)
         rest = [self._lemma_term(w) for w in (word, *lemmas[1:])]
+        # A diminutive is the same thing, smaller: шашечка → шашка, треугольничек → треугольник.
+        plain = [_undiminish(w) for w in lemmas[:1]]
+        rest += [self._lemma_term(w) for w in plain if w]
         return tuple(dict.fromkeys([first, *rest]))
 
     def term(self, word: str) -> str:
         """The one term a keyword word is indexed under."""
         return self.candidates(word)[0]
+
+    def lemma(self, word: str) -> str:
+        """The dictionary form pymorphy3 reads first (шахматах → шахматы)."""
+        return self._lemma(word)
+
+
+_DIMINUTIVES = (("ечка", "ка"), ("ичек", "ик"), ("очек", "ок"), ("ичка", "ка"))
+
+
+def _undiminish(lemma: str) -> str:
+    """The plain noun of a diminutive lemma, or ``""`` when it has no diminutive suffix."""
+    for suffix, plain in _DIMINUTIVES:
+        if lemma.endswith(suffix) and len(lemma) > len(suffix) + 2:
+            return lemma[: -len(suffix)] + plain
+    return ""
 
 
 class SnowballRussianWords:
@@ -383,6 +459,9 @@ class SnowballRussianWords:
 
     def known(self, word: str) -> bool:
         return False
+
+    def lemma(self, word: str) -> str:
+        return word
 
 
 def significant_words(words: tuple[str, ...]) -> Iterator[str]:

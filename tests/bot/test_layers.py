@@ -75,3 +75,18 @@ def test_every_refusal_is_worded_in_both_languages() -> None:
             text = refusal_text(lang, refused)
             assert text and "<b>24/x</b>" not in text  # user text is escaped
     assert why_keyboard("ru", Reason.HEAD.rule_ids) is not None  # a rule refusal: "Why?"
+
+
+def test_every_module_of_the_bot_and_the_game_layer_imports() -> None:
+    """A module nothing in the tests happens to import (or a stale import after a move) still
+    breaks ``python -m bot``: import them all."""
+    import importlib
+    import pkgutil
+
+    import bot
+    import gameplay
+
+    for package in (bot, gameplay):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if module.name != "bot.__main__":
+                importlib.import_module(module.name)

@@ -227,7 +227,7 @@ async def test_rules_in_english(tmp_path: Path) -> None:
 
             await type_and_wait(tg, chat, bob, "/rules what is mars")
             assert_topic(tg.last_bot_message(chat), "game_end", "en", photo=True)
-            await type_and_wait(tg, chat, bob, "can I take two checkers from the head")
+            await type_and_wait(tg, chat, bob, "on my first move can I take two from the head")
             assert_topic(tg.last_bot_message(chat), "first_move_exception", "en", photo=True)
             await type_and_wait(tg, chat, bob, "purple elephants sing")
             unknown = tg.last_bot_message(chat)

@@ -33,6 +33,7 @@ from teacher import (
     topic_by_number,
     topics_for_rule,
 )
+from teacher.model import NEGATIVE_WEIGHT
 from teacher.text import sound_key, tokenize, translit_to_cyrillic
 
 REPO = Path(__file__).resolve().parents[2]
@@ -100,7 +101,7 @@ def test_topic_is_complete_in_both_languages(topic) -> None:
         assert isinstance(topic.body.get(lang), str) and topic.body.get(lang).strip()
     for phrase, weight in topic.keywords.weighted():
         assert phrase == phrase.strip() and "  " not in phrase and len(phrase) < 50
-        assert weight in (0.5, 1.0, 2.0)
+        assert weight in (0.5, 1.0, 2.0, NEGATIVE_WEIGHT)
     assert topic.rule_ids
     assert topic.applies_to in ("long", "short", "both")
     assert topic.keywords.ru and topic.keywords.en
@@ -910,3 +911,49 @@ def test_a_close_runner_up_is_flagged() -> None:
     results = match("можно ли встать на шашку соперника")
     assert results[0].close is False
     assert any(r.close for r in results[1:])
+
+
+OTHER_GAMES = [
+    "в шахматах пешка может бить назад?",
+    "как собрать кубик рубика",
+    "в русских шашках обязательно бить?",
+    "играли в шашки, кто ходит первым",
+    "в мафии кто ходит первым ночью",
+    "in checkers can you capture backwards",
+    "how does a pawn capture in chess",
+    "who goes first at tic tac toe",
+]
+
+
+@pytest.mark.parametrize("question", OTHER_GAMES)
+def test_another_game_named_gets_no_answer(question: str) -> None:
+    assert match(question) == [], [(r.topic.id, r.matched) for r in match(question)]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("можно ли бить шашки соперника в коротких", "hitting"),  # «шашки» the pieces
+        ("can I hit two checkers in one turn", "hitting"),  # "checkers" the pieces
+        ("в шахматах иначе, а в нардах кто ходит первым?", "first_player"),  # nardy named too
+        ("кубик встал косо", "physical_rules"),  # «кубик» alone is a die
+        ("сколько пешек можно снять с головы", "head_rule"),  # «пешка»: a nardy checker
+        ("can I play two checkers from the head", "first_move_exception"),
+        ("the position of checkers at the start", "setup"),
+    ],
+)
+def test_nardy_words_shared_with_other_games_still_work(question: str, expected: str) -> None:
+    assert match(question)[0].topic.id == expected
+
+
+def test_home_points_and_die_faces_told_in_words() -> None:
+    assert "дом" in tokenize("выпало 3, на третьем нет шашек").words
+    assert "дом" in tokenize("снять шашку с 4 пункта").words
+    assert "дом" not in tokenize("сколько шашек ставится на 13 пункт").words
+    assert "home" in tokenize("no checker on 2 but some on 4").words
+    assert "6" in tokenize("бот заставил сыграть шестёрку").words
+
+
+def test_words_no_topic_uses_need_more_evidence() -> None:
+    """One word resembling a keyword does not make a question about geography a rules one."""
+    assert match("whats the capital of australia", lang_hint="en") == []

@@ -1,0 +1,100 @@
+"""Negative evidence: a question about another game is not a nardy question.
+
+Chess, draughts, dominoes, poker, a Rubik's cube or mafia share much of nardy's vocabulary
+(бить, кто ходит первым, доска, кубик, capture, king), so words alone make such a question
+look like a rules question. What gives it away is the other game's *name* or one of its own
+pieces (пешка, ферзь, дамка, pawn, rook). This module recognises those by lemma (Russian, via
+the matcher's pymorphy3 reading) and by word (English), and tells the matcher to answer
+"I don't know" — unless the question also names nardy itself ("как в шахматах, а в нардах?").
+
+«Шашка» is nardy's own checker, and «шашки» is also the name of draughts; the plural is read
+as the game only where Russian grammar makes it a game: after «в» («играть в шашки», «в
+русских шашках») or with a draughts adjective («русские шашки»), or next to «дамка». English
+"checkers" is the game after "in"/"at", in "a game of checkers", before "game"/"rules", or
+as the last word after "play"; otherwise it is checkers, the pieces. («Пешка» is not on the
+list: RULES.md §6.1 records it as a nardy word for the checker.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+OTHER_GAMES_RU: frozenset[str] = frozenset(
+    """
+    шахматы шахматный шахматист ферзь ладья дамка рокировка гроссмейстер домино
+    доминошка покер преферанс блэкджек рулетка казино мафия мафиози рубик крестик нолик
+    монополия яцзы лото бинго судоку кроссворд тетрис бильярд кий скрабл эрудит уно
+    маджонг сёги шоги нонограмма
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Lemmas that name another game or one of its own pieces or moves."""
+
+OTHER_GAMES_EN: frozenset[str] = frozenset(
+    """
+    chess chessboard pawn pawns rook rooks bishop bishops queen castling checkmate stalemate
+    draughts domino dominoes dominos poker blackjack roulette casino mafia werewolf rubik
+    rubiks rubik's tic tac toe monopoly yahtzee bingo sudoku crossword tetris billiards
+    snooker pool scrabble uno mahjong shogi go
+    """.split()  # noqa: SIM905 - as above
+)
+"""English words that name another game or one of its own pieces."""
+
+# English "go" and "pool" are ordinary words; they name a game only next to "play"/"game".
+_EN_ONLY_AS_GAME = frozenset({"go", "pool", "uno", "queen", "bishop", "bishops"})
+
+NARDY_RU: frozenset[str] = frozenset({"нарды", "нард", "нардах", "нардами", "нардам"})
+NARDY_WORDS_EN: frozenset[str] = frozenset(
+    {"nardy", "nardi", "narde", "nard", "backgammon", "tavla", "tavli", "tawla"}
+)
+_DRAUGHTS_ADJ = frozenset(
+    {"русский", "международный", "стоклеточный", "турецкий", "английский", "поддавки"}
+)
+_DRAUGHTS_FORMS = frozenset({"шашки", "шашках", "шашками", "шашкам"})
+_EN_GAME_BEFORE = frozenset({"in", "at"})
+_EN_GAME_AFTER = frozenset({"game", "games", "tournament", "rules", "club"})
+_EN_PLAY = frozenset({"play", "playing", "played", "plays", "game", "games"})
+
+
+def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
+    """Whether the words of a question name a game other than nardy (and not nardy too).
+
+    ``words`` are the question's lowercase tokens (stop words included: «в шашки» needs its
+    «в»); ``lemma`` gives a Russian word's dictionary form.
+    """
+    if any(_is_nardy(w, lemma) for w in words):
+        return False
+    for i, word in enumerate(words):
+        before = words[i - 1] if i else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if word.isascii():
+            if word in OTHER_GAMES_EN and (
+                word not in _EN_ONLY_AS_GAME or before in _EN_PLAY or after in _EN_PLAY
+            ):
+                return True
+            if word == "checkers" and _is_draughts_en(words, i):
+                return True
+            continue
+        base = lemma(word)
+        if base in OTHER_GAMES_RU:
+            return True
+        if word in _DRAUGHTS_FORMS and (before == "в" or lemma(before) in _DRAUGHTS_ADJ):
+            return True
+    return False
+
+
+def _is_draughts_en(words: Sequence[str], i: int) -> bool:
+    """ "in checkers", "checkers game", "a game of checkers", "let's play checkers" — but not
+    "play two checkers from the head" or "the position of checkers"."""
+    before = words[i - 1] if i else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    if before in _EN_GAME_BEFORE or after in _EN_GAME_AFTER:
+        return True
+    if before == "of" and i >= 2 and words[i - 2] in ("game", "games", "rules"):
+        return True
+    return before in _EN_PLAY and not after
+
+
+def _is_nardy(word: str, lemma: Callable[[str], str]) -> bool:
+    if word.isascii():
+        return word in NARDY_WORDS_EN
+    return word in NARDY_RU or lemma(word) in {"нарды", "нард", "бэкгаммон", "тавла"}
