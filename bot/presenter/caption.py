@@ -57,13 +57,7 @@ def caption(snap: Snapshot, view: ChatView) -> str:
         lines.append(lot)
     for event in recent_play_events(game):
         line = event_line(lang, snap, event)
-        if (
-            snap.forced
-            and event.steps
-            and event in snap.events
-            and event.side is not None
-            and snap.user_ids.get(game.seat_of(event.side)) is not None
-        ):
+        if event.steps and event in snap.forced_plays:
             line += t(lang, "cap_forced")
         lines.append(line)
     if game.cube_enabled and (game.cube_value > 1 or game.cube_owner is not None):
