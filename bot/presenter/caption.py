@@ -140,8 +140,16 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
     out = [line]
     if game.phase is Phase.MOVE and game.steps:
         out.append(t(lang, "cap_steps", play=h(localized_notation(lang, game.turn.notation()))))
-        if game.turn.is_complete():
+        if game.turn.is_complete() and _is_movers(snap, view):
             out.append(t(lang, "cap_done_hint"))
     if view.pick is not None:
         out.append(t(lang, "cap_pick", point=point_label(lang, view.pick)))
     return out
+
+
+def _is_movers(snap: Snapshot, view: ChatView) -> bool:
+    """Whether the mover reads this board: a group's board is, a private one is its owner's."""
+    if view.owner_user_id is None:
+        return True
+    seat = snap.game.seat_to_act
+    return seat is not None and snap.user_ids.get(seat) == view.owner_user_id
