@@ -15,7 +15,6 @@ from bot.presenter.common import (
 )
 from bot.texts import h, localized_notation, t
 from engine import Phase, Side
-from engine.positionid import encode
 from gameplay import Snapshot
 
 CAPTION_LIMIT = 1024
@@ -71,7 +70,6 @@ def caption(snap: Snapshot, view: ChatView) -> str:
         lines.append(t(lang, "cap_cube", value=game.cube_value, owner=owner))
     lines.append("")
     lines.extend(_status_lines(snap, view))
-    lines.append(t(lang, "cap_id", pid=encode(pos)))
     text = "\n".join(lines)
     return text if len(text) <= CAPTION_LIMIT else text[: CAPTION_LIMIT - 1] + "…"
 

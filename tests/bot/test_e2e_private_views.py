@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.callbacks import Act
 from bot.texts import t
 from engine import Phase
+from engine.positionid import encode
 from gameplay import Snapshot
 from tests.bot.harness import (
     TOKEN,
@@ -109,3 +110,32 @@ async def test_the_done_instruction_is_shown_to_the_mover_only(tmp_path: Path) -
             board = current_board(tg, mine)
             done = next(d for _, cb, d in game_buttons(board) if cb.a is Act.DONE)
             await tap_and_wait(tg, mine, board.message_id, user, done)
+
+
+async def test_the_position_id_is_one_tap_away_not_in_the_caption(tmp_path: Path) -> None:
+    """Each board, the waiting player's too, carries a button that copies the position ID;
+    the caption no longer spells it out; the move log keeps it."""
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        private_game(tg, tmp_path / "bot.sqlite3") as pair,
+    ):
+        await enter_whole_turn_by_buttons(tg, pair)
+        user, mine, theirs = await pair.mover()
+        board = current_board(tg, mine)
+        done = next(d for _, cb, d in game_buttons(board) if cb.a is Act.DONE)
+        await tap_and_wait(tg, mine, board.message_id, user, done)
+        snap = await pair.snap()
+        pid = encode(snap.game.current_position)
+        for chat in (mine, theirs):
+            board = current_board(tg, chat)
+            assert pid not in (board.caption or "")
+            copies = [
+                button["copy_text"]["text"]
+                for row in board.buttons()
+                for button in row
+                if "copy_text" in button
+            ]
+            assert copies == [pid], board.button_labels()
+            assert t("ru", "btn_position_id") in board.button_labels()[-1]
+        moves = await pair.run.app.games.store.get_moves(snap.game_id)
+        assert moves and all(m.position_id for m in moves)
