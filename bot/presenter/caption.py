@@ -54,11 +54,9 @@ def caption(snap: Snapshot, view: ChatView) -> str:
     lot = lot_line(lang, snap)
     if lot is not None:
         lines.append(lot)
-    for event in recent_play_events(game):
-        line = event_line(lang, snap, event)
-        if event.steps and event in snap.forced_plays:
-            line += t(lang, "cap_forced")
-        lines.append(line)
+    plays = _play_lines(snap, lang)
+    head = lines
+    lines = []
     if game.cube_enabled and (game.cube_value > 1 or game.cube_owner is not None):
         owner = ""
         if game.cube_owner is not None:
@@ -70,8 +68,20 @@ def caption(snap: Snapshot, view: ChatView) -> str:
         lines.append(t(lang, "cap_cube", value=game.cube_value, owner=owner))
     lines.append("")
     lines.extend(_status_lines(snap, view))
-    text = "\n".join(lines)
+    text = "\n".join([*head, *plays, *lines])
+    while len(text) > CAPTION_LIMIT and len(plays) > 1:  # the oldest plays give way first
+        plays = plays[1:]
+        text = "\n".join([*head, "…", *plays, *lines])
     return text if len(text) <= CAPTION_LIMIT else text[: CAPTION_LIMIT - 1] + "…"
+
+
+def _play_lines(snap: Snapshot, lang: str) -> list[str]:
+    """The plays the reader has not seen, one line each; a play made for a player because
+    it was their only one says so (briefly when a chain of them follows)."""
+    events = recent_play_events(snap.game, snap.events)
+    forced = [e for e in events if e.steps and e in snap.forced_plays]
+    marker = t(lang, "cap_forced" if len(forced) <= 2 else "cap_forced_short")
+    return [event_line(lang, snap, e) + (marker if e in forced else "") for e in events]
 
 
 def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:

@@ -3,6 +3,7 @@ dice and the lines that describe plays."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.texts import h, localized_notation, t
@@ -67,19 +68,23 @@ def last_play_event(game: Game) -> Event | None:
     return None
 
 
-def recent_play_events(game: Game) -> list[Event]:
-    """The last play of each side, oldest first (at most two lines in a caption)."""
+MAX_PLAYS = 12  # plays in one caption: chains of forced turns in a bear-off are shorter
+
+
+def recent_play_events(game: Game, new: Sequence[Event] = ()) -> list[Event]:
+    """The plays a reader has not seen yet, oldest first: every play of the last action
+    (``new``: a Done followed by forced turns can be several, and may end the game), and at
+    least the last play of each side; at most :data:`MAX_PLAYS`."""
+    plays = [e for e in game.history if e.kind in ("move", "pass")]
+    unseen = sum(1 for e in new if e.kind in ("move", "pass"))
     out: list[Event] = []
-    for event in reversed(game.history):
-        if event.kind == "end" or event.kind == "lot":
+    sides: set[Side | None] = set()
+    for event in reversed(plays):
+        if len(out) >= max(unseen, 1) and (len(sides) == 2 or event.side in sides):
             break
-        if event.kind in ("move", "pass"):
-            if out and out[0].side == event.side:
-                break
-            out.insert(0, event)
-            if len(out) == 2:
-                break
-    return out
+        out.insert(0, event)
+        sides.add(event.side)
+    return out[-MAX_PLAYS:]
 
 
 def lot_line(lang: str, snap: Snapshot) -> str | None:

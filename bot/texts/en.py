@@ -111,6 +111,7 @@ TEXTS: dict[str, str] = {
     "cap_pass": "{name}: {dice} — no legal move, turn passed ({rule})",
     "cap_burn": "{name}: {dice} · {play} — {burned} forfeited ({rule})",
     "cap_forced": " (the only legal play — played automatically)",
+    "cap_forced_short": " (auto)",
     "cap_lot_long": "Lot: {a} {da}, {b} {db} — {first} plays white and moves first",
     "cap_lot_short": "Lot: {a} {da}, {b} {db} — {first} moves first with these numbers",
     "cap_to_move": "👉 To move: {name} {disc}",

@@ -111,6 +111,7 @@ TEXTS: dict[str, str] = {
     "cap_pass": "{name}: {dice} — ходов нет, ход пропущен ({rule})",
     "cap_burn": "{name}: {dice} · {play} — сгорело {burned} ({rule})",
     "cap_forced": " (единственный ход — сыгран автоматически)",
+    "cap_forced_short": " (авто)",
     "cap_lot_long": "Жребий: {a} {da}, {b} {db} — белые и первый ход: {first}",
     "cap_lot_short": "Жребий: {a} {da}, {b} {db} — первый ход этими числами: {first}",
     "cap_to_move": "👉 Ход: {name} {disc}",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import storage
@@ -23,18 +24,16 @@ def _mover(snap: Snapshot) -> Actor:
     return ANNA if snap.user_ids[seat] == ANNA.user_id else BORIS
 
 
-async def test_only_the_play_made_for_a_player_is_marked_automatic(tmp_path: Path) -> None:
-    """A hand-made play followed by the opponent's only legal play: the caption marks the
-    opponent's play as played automatically, never the one the mover just made."""
-    store = await storage.open_storage(tmp_path / "nardy.sqlite3")
+async def played_games(db: Path, games_count: int) -> AsyncIterator[tuple[bool, Snapshot]]:
+    """Whole group games of random legal plays: after every action, whether it was a play
+    typed by the mover, and the snapshot it produced."""
+    store = await storage.open_storage(db)
     try:
         await store.upsert_chat(GROUP.chat_id, storage.ChatType.SUPERGROUP, title="Нарды")
         games = GameService(store, rng=random.Random(3))
         lobby = Lobby(games)
         rng = random.Random(4)
-        marker = t("ru", "cap_forced")
-        checked = 0
-        for _ in range(6):  # games; forced replies come in the bear-off of nearly every one
+        for _ in range(games_count):
             invitation = await lobby.invite(ANNA, GROUP, variant="long")
             snap = await lobby.accept(invitation.token, BORIS)
             while snap.game.phase is not Phase.OVER:
@@ -48,17 +47,40 @@ async def test_only_the_play_made_for_a_player_is_marked_automatic(tmp_path: Pat
                 outcome = await games.act(who, action, game_id=snap.game_id)
                 assert outcome.snap is not None
                 snap = outcome.snap
-                if not isinstance(action, PlayText) or not snap.forced:
-                    continue
-                mine = next(e for e in snap.events if e.kind == "move")
-                text = caption(snap, ChatView("ru"))
-                line = event_line("ru", snap, mine)
-                if line in text:
-                    assert line + marker not in text, text
-                    assert marker in text, text  # the opponent's reply is marked
-                    checked += 1
-            if checked >= 3:
-                break
-        assert checked >= 3
+                yield isinstance(action, PlayText), snap
     finally:
         await store.close()
+
+
+async def test_only_the_play_made_for_a_player_is_marked_automatic(tmp_path: Path) -> None:
+    """A hand-made play followed by the opponent's only legal play: the caption marks the
+    opponent's play as played automatically, never the one the mover just made."""
+    marker, short = t("ru", "cap_forced"), t("ru", "cap_forced_short")
+    checked = 0
+    async for typed, snap in played_games(tmp_path / "nardy.sqlite3", 6):
+        if not typed or not snap.forced:
+            continue
+        mine = next(e for e in snap.events if e.kind == "move")
+        text = caption(snap, ChatView("ru"))
+        lines = text.splitlines()
+        line = event_line("ru", snap, mine)
+        if line in lines or line + marker in lines or line + short in lines:
+            assert line in lines, text  # shown, and not as played automatically
+            assert any(x.endswith((marker, short)) for x in lines), text  # the reply is marked
+            checked += 1
+    assert checked >= 3
+
+
+async def test_the_game_over_caption_shows_every_play_of_the_last_action(tmp_path: Path) -> None:
+    """The last action of a game (a play, perhaps followed by forced turns) ends it: the
+    final caption still shows each of those plays with its roll."""
+    finals = 0
+    async for _, snap in played_games(tmp_path / "nardy.sqlite3", 3):
+        text = caption(snap, ChatView("ru"))
+        plays = [e for e in snap.events if e.kind in ("move", "pass")]
+        for event in plays:
+            assert event_line("ru", snap, event) in text, text
+        if snap.game.phase is Phase.OVER:
+            assert plays and "🏆" in text
+            finals += 1
+    assert finals == 3
