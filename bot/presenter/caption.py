@@ -9,9 +9,11 @@ from bot.presenter.common import (
     event_line,
     lot_line,
     mention,
+    play_notation,
     point_label,
     recent_play_events,
     short_name,
+    viewer_side,
 )
 from bot.texts import h, localized_notation, t
 from engine import Phase, Side
@@ -54,7 +56,7 @@ def caption(snap: Snapshot, view: ChatView) -> str:
     lot = lot_line(lang, snap)
     if lot is not None:
         lines.append(lot)
-    plays = _play_lines(snap, lang)
+    plays = _play_lines(snap, lang, viewer_side(snap, view))
     head = lines
     lines = []
     if game.cube_enabled and (game.cube_value > 1 or game.cube_owner is not None):
@@ -75,13 +77,14 @@ def caption(snap: Snapshot, view: ChatView) -> str:
     return text if len(text) <= CAPTION_LIMIT else text[: CAPTION_LIMIT - 1] + "…"
 
 
-def _play_lines(snap: Snapshot, lang: str) -> list[str]:
-    """The plays the reader has not seen, one line each; a play made for a player because
-    it was their only one says so (briefly when a chain of them follows)."""
+def _play_lines(snap: Snapshot, lang: str, numbering: Side) -> list[str]:
+    """The plays the reader has not seen, one line each, in the points of the reader's
+    picture (``numbering``); a play made for a player because it was their only one says so
+    (briefly when a chain of them follows)."""
     events = recent_play_events(snap.game, snap.events)
     forced = [e for e in events if e.steps and e in snap.forced_plays]
     marker = t(lang, "cap_forced" if len(forced) <= 2 else "cap_forced_short")
-    return [event_line(lang, snap, e) + (marker if e in forced else "") for e in events]
+    return [event_line(lang, snap, e, numbering) + (marker if e in forced else "") for e in events]
 
 
 def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
@@ -147,7 +150,10 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
         line += t(lang, "cap_roll_or_double")
     out = [line]
     if game.phase is Phase.MOVE and game.steps:
-        out.append(t(lang, "cap_steps", play=h(localized_notation(lang, game.turn.notation()))))
+        entered = play_notation(
+            game, side, game.steps, game.turn.notation(), viewer_side(snap, view)
+        )
+        out.append(t(lang, "cap_steps", play=h(localized_notation(lang, entered))))
         if game.turn.is_complete() and _is_movers(snap, view):
             out.append(t(lang, "cap_done_hint"))
     if view.pick is not None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.texts import h, localized_notation, t
-from engine import BAR, OFF, Event, Game, Phase, Side, get_variant
+from engine import BAR, OFF, Event, Game, Phase, Side, Step, format_steps, get_variant
 from gameplay import Snapshot
 
 DISC = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
@@ -130,7 +130,23 @@ def forfeit_rule(event: Event, game: Game) -> str:
     return "C-20"
 
 
-def event_line(lang: str, snap: Snapshot, event: Event) -> str:
+def play_notation(
+    game: Game, side: Side, steps: Sequence[Step], notation: str, numbering: Side | None
+) -> str:
+    """A play of ``side`` written in ``numbering``'s points (the numbering of the picture it
+    goes with; None: the player's own, as the engine writes it)."""
+    if numbering is None or numbering is side or not steps:
+        return notation
+    variant = get_variant(game.variant_name)
+
+    def point(p: int) -> int:
+        return p if p in (OFF, BAR) else variant.to_opponent_point(p)
+
+    return format_steps([replace(s, src=point(s.src), dst=point(s.dst)) for s in steps])
+
+
+def event_line(lang: str, snap: Snapshot, event: Event, numbering: Side | None = None) -> str:
+    """One play of the caption: who, the roll, the play in ``numbering``'s points."""
     game = snap.game
     assert event.side is not None
     seat = game.seat_of(event.side)
@@ -138,6 +154,11 @@ def event_line(lang: str, snap: Snapshot, event: Event) -> str:
     dice = dice_text(event.dice)
     if event.kind == "pass" or not event.steps:
         return t(lang, "cap_pass", name=name, dice=dice, rule=forfeit_rule(event, game))
+    play = h(
+        localized_notation(
+            lang, play_notation(game, event.side, event.steps, event.notation, numbering)
+        )
+    )
     burned = burned_dice(event)
     if burned and game.pos.board(event.side)[OFF] != 15:
         return t(
@@ -145,13 +166,11 @@ def event_line(lang: str, snap: Snapshot, event: Event) -> str:
             "cap_burn",
             name=name,
             dice=dice,
-            play=h(localized_notation(lang, event.notation)),
+            play=play,
             burned="-".join(str(d) for d in burned),
             rule=forfeit_rule(event, game),
         )
-    return t(
-        lang, "cap_last", name=name, dice=dice, play=h(localized_notation(lang, event.notation))
-    )
+    return t(lang, "cap_last", name=name, dice=dice, play=play)
 
 
 def localized(snap: Snapshot, lang: str) -> Snapshot:

@@ -23,7 +23,8 @@ TEXTS: dict[str, str] = {
         "/why 13/7 — why that move is or is not legal in your game\n"
         "/lang ru|en — language\n\n"
         "The point numbers on the picture are yours: 24 is your farthest point, 1 the last "
-        "before bearing off, <code>bar</code> is the bar, <code>off</code> bears off."
+        "before bearing off, <code>bar</code> is the bar, <code>off</code> bears off. The plays "
+        "under a board, the opponent's too, are written in that picture's numbers."
     ),
     "lang_set": "Language: English 🇬🇧",
     "lang_usage": "Usage: /lang ru or /lang en",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import storage
 from bot.presenter import ChatView, caption, event_line
+from bot.presenter.common import viewer_side
 from bot.texts import t
 from engine import Phase, format_steps
 from gameplay import Actor, ChatKind, GameService, Lobby, Place, PlayText, Roll, Snapshot, Take
@@ -63,7 +64,7 @@ async def test_only_the_play_made_for_a_player_is_marked_automatic(tmp_path: Pat
         mine = next(e for e in snap.events if e.kind == "move")
         text = caption(snap, ChatView("ru"))
         lines = text.splitlines()
-        line = event_line("ru", snap, mine)
+        line = event_line("ru", snap, mine, viewer_side(snap, ChatView("ru")))
         if line in lines or line + marker in lines or line + short in lines:
             assert line in lines, text  # shown, and not as played automatically
             assert any(x.endswith((marker, short)) for x in lines), text  # the reply is marked
@@ -79,7 +80,7 @@ async def test_the_game_over_caption_shows_every_play_of_the_last_action(tmp_pat
         text = caption(snap, ChatView("ru"))
         plays = [e for e in snap.events if e.kind in ("move", "pass")]
         for event in plays:
-            assert event_line("ru", snap, event) in text, text
+            assert event_line("ru", snap, event, viewer_side(snap, ChatView("ru"))) in text, text
         if snap.game.phase is Phase.OVER:
             assert plays and "🏆" in text
             finals += 1

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.callbacks import Act
-from bot.texts import t
-from engine import Phase
+from bot.texts import localized_notation, t
+from engine import Phase, format_steps, get_variant
 from engine.positionid import encode
 from gameplay import Snapshot
 from tests.bot.harness import (
@@ -139,3 +139,37 @@ async def test_the_position_id_is_one_tap_away_not_in_the_caption(tmp_path: Path
             assert t("ru", "btn_position_id") in board.button_labels()[-1]
         moves = await pair.run.app.games.store.get_moves(snap.game_id)
         assert moves and all(m.position_id for m in moves)
+
+
+async def test_each_caption_writes_plays_in_its_pictures_numbers(tmp_path: Path) -> None:
+    """Long nardy numbers each side's points from its own start: the waiting player's
+    picture is drawn from their side, so the mover's play is written in their numbers."""
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        private_game(tg, tmp_path / "bot.sqlite3") as pair,
+    ):
+        await enter_whole_turn_by_buttons(tg, pair)
+        user, mine, theirs = await pair.mover()
+        board = current_board(tg, mine)
+        done = next(d for _, cb, d in game_buttons(board) if cb.a is Act.DONE)
+        await tap_and_wait(tg, mine, board.message_id, user, done)
+        snap = await pair.snap()
+        played = next(
+            e for e in reversed(snap.game.history) if e.kind == "move" and e.side is not None
+        )
+        long = get_variant("long")
+        theirs_steps = [
+            replace(s, src=long.to_opponent_point(s.src), dst=long.to_opponent_point(s.dst))
+            for s in played.steps
+            if s.dst != 0
+        ]
+        assert len(theirs_steps) == len(played.steps)  # no bearing off on the first turn
+        own = localized_notation("ru", played.notation)
+        other = localized_notation("ru", format_steps(theirs_steps))
+        assert own != other
+        played_by = current_board(tg, mine).caption or ""  # the player who just played
+        next_up = current_board(tg, theirs).caption or ""  # drawn from the other side
+        assert f"· {own}" in played_by, played_by
+        assert f"· {other}" in next_up, next_up
+        help_text = t("ru", "help")
+        assert "номерами этой картинки" in help_text
