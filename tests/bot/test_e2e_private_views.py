@@ -96,6 +96,16 @@ async def enter_whole_turn_by_buttons(tg: FakeTelegram, pair: Pair) -> None:
     raise AssertionError("the turn did not complete")
 
 
+async def play_whole_turn(tg: FakeTelegram, pair: Pair) -> tuple[FakeChat, FakeChat]:
+    """The mover enters a whole turn and taps Done: (their chat, the other player's)."""
+    await enter_whole_turn_by_buttons(tg, pair)
+    user, mine, theirs = await pair.mover()
+    board = current_board(tg, mine)
+    done = next(d for _, cb, d in game_buttons(board) if cb.a is Act.DONE)
+    await tap_and_wait(tg, mine, board.message_id, user, done)
+    return mine, theirs
+
+
 async def test_the_done_instruction_is_shown_to_the_mover_only(tmp_path: Path) -> None:
     async with (
         FakeTelegram(token=TOKEN) as tg,
@@ -119,11 +129,7 @@ async def test_the_position_id_is_one_tap_away_not_in_the_caption(tmp_path: Path
         FakeTelegram(token=TOKEN) as tg,
         private_game(tg, tmp_path / "bot.sqlite3") as pair,
     ):
-        await enter_whole_turn_by_buttons(tg, pair)
-        user, mine, theirs = await pair.mover()
-        board = current_board(tg, mine)
-        done = next(d for _, cb, d in game_buttons(board) if cb.a is Act.DONE)
-        await tap_and_wait(tg, mine, board.message_id, user, done)
+        mine, theirs = await play_whole_turn(tg, pair)
         snap = await pair.snap()
         pid = encode(snap.game.current_position)
         for chat in (mine, theirs):
@@ -148,11 +154,7 @@ async def test_each_caption_writes_plays_in_its_pictures_numbers(tmp_path: Path)
         FakeTelegram(token=TOKEN) as tg,
         private_game(tg, tmp_path / "bot.sqlite3") as pair,
     ):
-        await enter_whole_turn_by_buttons(tg, pair)
-        user, mine, theirs = await pair.mover()
-        board = current_board(tg, mine)
-        done = next(d for _, cb, d in game_buttons(board) if cb.a is Act.DONE)
-        await tap_and_wait(tg, mine, board.message_id, user, done)
+        mine, theirs = await play_whole_turn(tg, pair)
         snap = await pair.snap()
         played = next(
             e for e in reversed(snap.game.history) if e.kind == "move" and e.side is not None
