@@ -22,12 +22,13 @@ import logging
 import os
 import pickle
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import renderer
-from engine import Position
-from renderer import BoardOptions, check_assets, render_board, warm_up
+from engine import Event, Position
+from renderer import BoardOptions, check_assets, render_board, render_game_replay, warm_up
 from renderer.service import HEADER, frame
 
 log = logging.getLogger(__name__)
@@ -146,7 +147,22 @@ class Painter:
         except DrawingError:
             return await self._draw_once(position, options)
 
+    async def replay(self, history: Sequence[Event], variant: str, **kwargs: Any) -> bytes:
+        """A game's animated replay (``renderer.render_game_replay``'s GIF bytes), drawn by a
+        worker like a board; ``kwargs`` are that function's keyword options."""
+        if self.processes == 0:
+            return await asyncio.to_thread(render_game_replay, history, variant, **kwargs)
+        job = ("replay", tuple(history), variant, kwargs)
+        try:
+            return await self._send(job)
+        except DrawingError:
+            return await self._send(job)
+
     async def _draw_once(self, position: Position, options: BoardOptions) -> bytes:
+        return await self._send(("draw", position, options))
+
+    async def _send(self, job: tuple[Any, ...]) -> bytes:
+        """Send one job (its kind, then its arguments) to the least busy worker."""
         worker = await self._worker()
         request_id = next(self._ids)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
@@ -154,7 +170,7 @@ class Painter:
         stdin = worker.process.stdin
         assert stdin is not None
         try:
-            stdin.write(frame(("draw", request_id, position, options)))
+            stdin.write(frame((job[0], request_id, *job[1:])))
             await stdin.drain()
         except (ConnectionError, RuntimeError) as exc:
             worker.pending.pop(request_id, None)

@@ -17,9 +17,12 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageChops
 
-from engine.position import Position
+from engine.game import Event, EventKind
+from engine.options import Options
+from engine.position import Position, Side
+from engine.record import game_turns
 from renderer.board import board_image
-from renderer.options import BoardOptions, RenderOptionsError
+from renderer.options import EN_LABELS, BoardOptions, GameOverInfo, Labels, RenderOptionsError
 
 REPLAY_WIDTH = 640
 MAX_FRAMES = 300
@@ -97,3 +100,88 @@ def _changes_only(prev: Image.Image, cur: Image.Image, palette: Image.Image) -> 
     frame.paste(cur, (0, 0), changed)
     frame.info["transparency"] = TRANSPARENT
     return frame
+
+
+def history_frames(
+    history: Sequence[Event],
+    variant: str,
+    *,
+    options: Options | None = None,
+    names: tuple[str, str] | None = None,
+    labels: Labels = EN_LABELS,
+    viewer: Side = Side.WHITE,
+    match: tuple[int, int, int] | None = None,
+) -> list[tuple[Position, BoardOptions]]:
+    """The frames of a game's replay from its history: the start, then the board after each
+    turn with that turn's dice and its play highlighted (the cube as it stood after any
+    double and take before it), and the result on the last frame if the game ended.
+
+    ``names`` are (white's, black's); ``match`` is (white's score, black's, length) before
+    the game. The viewer's side is drawn at the bottom and numbers the points.
+    """
+    opts = options or Options()
+    turns, end = game_turns(history, variant, opts)
+    cube_on = opts.cube_enabled(variant)
+    base = BoardOptions(
+        viewer=viewer,
+        names=names,
+        labels=labels,
+        cube_enabled=cube_on,
+        match=match,
+    )
+    start = turns[0].before if turns else None
+    frames: list[tuple[Position, BoardOptions]] = []
+    if start is not None:
+        frames.append((start, base))
+    cube, owner = 1, None
+    for turn in turns:
+        if turn.kind is EventKind.TAKE:
+            cube, owner = cube * 2, turn.side
+            continue
+        if turn.play is None or turn.dice is None:
+            continue
+        dice = turn.dice * 2 if turn.dice[0] == turn.dice[1] else turn.dice
+        frame = dataclasses.replace(
+            base,
+            dice=dice,
+            dice_owner=turn.side,
+            last_play=turn.play.steps or None,
+            last_play_side=turn.side,
+            cube_value=cube,
+            cube_owner=owner,
+        )
+        frames.append((turn.after, frame))
+    if end is not None and frames:
+        resigned = bool(turns) and turns[-1].kind is EventKind.RESIGN
+        kind = "resign" if resigned and end.kind == "oin" else str(end.kind)
+        result = GameOverInfo(end.winner, kind, end.points, resigned)  # type: ignore[arg-type]
+        position, last = frames[-1]
+        frames[-1] = (position, dataclasses.replace(last, result=result))
+    return frames
+
+
+def render_game_replay(
+    history: Sequence[Event],
+    variant: str,
+    *,
+    options: Options | None = None,
+    names: tuple[str, str] | None = None,
+    labels: Labels = EN_LABELS,
+    viewer: Side = Side.WHITE,
+    match: tuple[int, int, int] | None = None,
+    width: int = REPLAY_WIDTH,
+    frame_ms: int = 800,
+) -> bytes:
+    """A game's history as an animated GIF for Telegram's ``sendAnimation``: one frame per
+    turn, the last play highlighted, at most :data:`MAX_FRAMES` frames (measured sizes and
+    the choice of GIF in docs/records.md). Pure; runs in the drawing process."""
+    frames = history_frames(
+        history,
+        variant,
+        options=options,
+        names=names,
+        labels=labels,
+        viewer=viewer,
+        match=match,
+    )
+    return render_replay(frames, width=width, frame_ms=frame_ms)

@@ -9,6 +9,8 @@ Requests and replies::
     ("warm", width, optimize_jpeg)        -> ("ready", None)
     ("draw", request_id, position, opts)  -> ("ok", request_id, image bytes)
                                           -> ("error", request_id, exception)
+    ("replay", request_id, history, variant, kwargs)
+                                          -> ("ok", request_id, GIF bytes) (or "error")
 
 Requests are answered in order, one at a time. The process ends at end of input. Pickle is
 safe here because both ends are this program (the bot starts this process itself).
@@ -30,6 +32,7 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 from renderer.board import render_board
+from renderer.replay import render_game_replay
 from renderer.warm import warm_up
 
 HEADER = struct.Struct(">I")
@@ -75,6 +78,13 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             _, request_id, position, options = request
             try:
                 reply = frame(("ok", request_id, render_board(position, options)))
+            except Exception as exc:
+                reply = _reply_error(request_id, exc)
+            replies.write(reply)
+        elif kind == "replay":
+            _, request_id, history, variant, kwargs = request
+            try:
+                reply = frame(("ok", request_id, render_game_replay(history, variant, **kwargs)))
             except Exception as exc:
                 reply = _reply_error(request_id, exc)
             replies.write(reply)

@@ -1,0 +1,164 @@
+"""The game review (ai.review): errors against the hard level's choice, valued one way for
+both plays; exact shot counts; cube actions in the dead-cube model; labels and reasons."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai import get_player
+from ai.review import (
+    AVERAGE_MAX,
+    STRONG_MAX,
+    DecisionKind,
+    Label,
+    Why,
+    head_point,
+    label_for,
+    longest_block,
+    no_contact,
+    review_game,
+    shots,
+)
+from engine import Match, Side, get_variant
+from engine.game import EventKind
+from engine.record import game_turns
+from teacher.review_text import WHY, label_text, why_line
+from tests.engine.helpers import long_pos, short_pos
+from tests.matches import play_match
+
+
+def _ai_chooser(levels: dict[int, str], variant: str):
+    players = {seat: get_player(level, variant, seed=seat) for seat, level in levels.items()}
+
+    def choose(game, rng):
+        return players[game.seat_to_act].choose_play(
+            game.pos, game.dice, first_turn=game.first_turn(game.side_to_move), options=game.options
+        )
+
+    return choose
+
+
+def test_a_bad_opening_is_a_mistake_and_the_best_play_is_named() -> None:
+    """Short nardy, white opens 3-1 with 24/21 24/23 instead of making the 5-point."""
+    match = Match("short", 1)
+    game = match.current
+    game.set_lot(3, 1)
+    game.apply_text("24/21 24/23")
+    game.commit()
+    review = review_game(game.history, "short")
+    (decision,) = review.decisions
+    assert decision.kind is DecisionKind.PLAY and decision.side is Side.WHITE
+    assert decision.best is not None
+    assert {(s.src, s.dst) for s in decision.best.steps} == {(8, 5), (6, 5)}
+    assert decision.error > 0.05
+    white = review.players[Side.WHITE]
+    assert white.decisions == 1 and white.error_rate == pytest.approx(1000 * decision.error)
+    assert len(white.mistakes) == 1 and white.mistakes[0].lost == decision.error
+    assert review.players[Side.BLACK].decisions == 0
+
+
+def test_forced_plays_and_passes_are_not_decisions() -> None:
+    _, logs = play_match("short", 1, seed=5, double_rate=0.0)
+    history = logs[0].history
+    review = review_game(history, "short")
+    turns, _ = game_turns(history, "short")
+    variant = get_variant("short")
+    choices = [
+        t
+        for t in turns
+        if t.kind is EventKind.MOVE
+        and len(variant.legal_plays(t.before, t.dice, first_turn=t.first_turn)) > 1
+    ]
+    assert len(review.decisions) == len(choices)
+    assert all(d.error >= 0 for d in review.decisions)
+
+
+def test_the_hard_level_reviews_as_strong_and_easy_worse_than_hard() -> None:
+    for seed in range(2):
+        match, logs = play_match(
+            "short", 1, seed, choose=_ai_chooser({0: "hard", 1: "easy"}, "short"), double_rate=0
+        )
+        game = match.current
+        review = review_game(logs[0].history, "short")
+        hard = review.players[game.side_of(0)]
+        easy = review.players[game.side_of(1)]
+        assert hard.label is Label.STRONG
+        assert easy.error_rate > hard.error_rate
+
+
+def test_cube_actions_are_judged_in_the_dead_cube_model() -> None:
+    _, logs = play_match("short", 1, seed=11, double_rate=0.5, take_rate=0.5)
+    review = review_game(logs[0].history, "short")
+    cube = [d for d in review.decisions if d.kind is not DecisionKind.PLAY]
+    assert cube, "the seeded game has cube actions"
+    for d in cube:
+        if d.kind is DecisionKind.TAKE:
+            assert d.best_equity == max(d.played_equity, -1.0)
+        elif d.kind is DecisionKind.DROP:
+            assert d.played_equity == -1.0 and d.best_equity >= -1.0
+        else:
+            assert d.played_equity <= 1.0
+
+
+def test_a_time_limit_stops_the_review_and_says_so() -> None:
+    _, logs = play_match("short", 1, seed=5, double_rate=0.0)
+    review = review_game(logs[0].history, "short", max_seconds=0.0)
+    assert not review.complete
+    assert len(review.decisions) <= 1
+
+
+def test_shots_are_counted_exactly() -> None:
+    """A lone white blot 4 pips in front of a black checker: 15 rolls of 36 hit it (any 4,
+    3-1, 1-3, 2-2, 1-1); 6 pips: 17 (any 6, 5-1, 4-2, 3-3, 2-2)."""
+    # black's 24 is white's 1: the black checker is 4 (or 6) pips behind white's blot
+    four = short_pos("5×1, 6×2", "24×1, 1×2")
+    six = short_pos("7×1, 6×2", "24×1, 1×2")
+    assert shots(four, Side.WHITE) == 15
+    assert shots(six, Side.WHITE) == 17
+    # white's 3 made, 2 pips in front of the black checker: 2-2 and 1-1 must stop there and
+    # no longer hit; any 4 and 3-1 / 1-3 (stopping on 4 or 2) still do: 11 + 2
+    blocked = short_pos("5×1, 3×2", "24×1, 1×2")
+    assert shots(blocked, Side.WHITE) == 13
+    assert shots(get_variant("long").start_position(), Side.WHITE) == 0  # no hits in long
+
+
+def test_features_blocks_head_and_contact() -> None:
+    block = long_pos("24×9, 18×1, 17×1, 16×1, 15×1, 14×1, 13×1", "24×15")
+    assert longest_block(block, Side.WHITE, False) == 6
+    assert longest_block(short_pos("8×2, 7×2, 6×2, 5×1"), Side.WHITE, True) == 3
+    assert head_point("long") == 24 and head_point("short") is None
+    race = short_pos("6×5, 5×5, 4×5", "6×5, 5×5, 4×5")
+    assert no_contact(race, Side.WHITE)
+    assert not no_contact(get_variant("short").start_position(), Side.WHITE)
+    assert not no_contact(get_variant("long").start_position(), Side.WHITE)
+
+
+def test_labels_and_words() -> None:
+    assert label_for(0.0) is Label.STRONG
+    assert label_for(STRONG_MAX) is Label.STRONG
+    assert label_for(STRONG_MAX + 0.1) is Label.AVERAGE
+    assert label_for(AVERAGE_MAX + 0.1) is Label.BEGINNER
+    assert label_text("beginner", "ru") == "новичок"
+    assert label_text("strong", "en") == "strong play"
+    for lang in ("ru", "en"):
+        assert set(WHY[lang]) == {w.value for w in Why}
+    assert why_line("blot_shots", {"shots": 11, "best_shots": 2}) == (
+        "оставили блот под 11 ударами из 36 (лучший ход — 2)"
+    )
+    assert why_line("race", {"lead": 12}).startswith("гонка: вы впереди на 12 пипсов;")
+    assert why_line("race", {"lead": -1}, "en").startswith("race: you are 1 pip behind;")
+    assert why_line("race", {"lead": 0}).startswith("гонка: вы наравне по пипсам;")
+
+
+def test_a_long_game_is_reviewed_with_reasons_from_its_features() -> None:
+    match, logs = play_match(
+        "long", 1, seed=1, choose=_ai_chooser({0: "easy", 1: "hard"}, "long"), double_rate=0
+    )
+    review = review_game(logs[0].history, "long")
+    easy = review.players[match.current.side_of(0)]
+    assert easy.decisions > 20 and easy.mistakes
+    assert all(
+        m.why in (Why.BLOCK, Why.HEAD, Why.RACE, Why.EQUITY, Why.WINS, Why.SAVES_MARS)
+        for m in easy.mistakes
+    )
+    assert [m.lost for m in easy.mistakes] == sorted((m.lost for m in easy.mistakes), reverse=True)
