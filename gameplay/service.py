@@ -137,7 +137,8 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What a commit did: the saved game (``snap``; its ``events`` are the new history lines,
-    the computer's turns included, and ``forced`` says a person's only play was played), or
+    the computer's turns included, and ``forced_plays`` the plays made for a person because
+    they were the only legal ones), or
     nothing at all because this Telegram update had been processed before (``snap`` None)."""
 
     snap: Snapshot | None
@@ -412,7 +413,7 @@ class GameService:
         seats: dict[int, int | None],
         ai_level: str | None,
         dice: Dice = None,
-    ) -> bool:
+    ) -> list[Event]:
         """:meth:`advance`, in a worker thread when the computer plays (its search is slow)."""
         if any(uid is None for uid in seats.values()):
             return await asyncio.to_thread(self.advance, match, seats, ai_level, dice)
@@ -424,11 +425,12 @@ class GameService:
         seats: dict[int, int | None],
         ai_level: str | None,
         dice: Dice = None,
-    ) -> bool:
+    ) -> list[Event]:
         """Play everything that needs no person's decision (the opening lot included, drawn
-        from ``dice``); True if a person's only legal play was played for them."""
+        from ``dice``); the plays made for a person because they were their only legal ones
+        (a caption marks those and no other)."""
         rng = dice or self.rng
-        forced = False
+        forced: list[Event] = []
         level = ai_level or DEFAULT_LEVEL
         for _ in range(1000):
             game = match.current
@@ -472,8 +474,9 @@ class GameService:
                     continue
                 single = game.turn.single_play
                 if single is not None and not game.steps:
+                    start = len(game.history)
                     game.play(single, seat=actor)
-                    forced = True
+                    forced.extend(e for e in game.history[start:] if e.kind in ("move", "pass"))
                     continue
                 return forced
         raise RuntimeError("game did not settle")  # pragma: no cover
@@ -483,7 +486,7 @@ class GameService:
         snap: Snapshot,
         match: Match,
         before: int,
-        forced: bool,
+        forced: list[Event],
         update_id: int | None,
         dice: Dice = None,
     ) -> Snapshot | None:
@@ -536,7 +539,7 @@ class GameService:
             self.cache.forget(row.game_id)
             raise Refused(Refusal.GAME_OVER) from None
         out.events = list(events)
-        out.forced = forced
+        out.forced_plays = forced
         return out
 
     # ---- creating games ---------------------------------------------------------------------

@@ -940,20 +940,24 @@ def _validate_inline_keyboard(markup: dict[str, Any]) -> dict[str, Any]:
             if "url" in button and (not isinstance(url, str) or not _BUTTON_URL.match(url)):
                 raise _bad(BUTTON_URL_INVALID)
             if "copy_text" in button:
-                _validate_copy_text(button["copy_text"])
+                _check_copy_text(button["copy_text"])
     if total > MAX_INLINE_BUTTONS:
         raise _bad(MARKUP_TOO_LONG)
     return {"inline_keyboard": rows}
 
 
-def _validate_copy_text(value: Any) -> None:
-    """A CopyTextButton: an object whose ``text`` is 1–256 characters (Bot API 7.11)."""
-    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+def _check_copy_text(value: Any) -> None:
+    """A CopyTextButton: an object whose ``text`` (what is copied) has 1-256 characters."""
+    if not isinstance(value, dict):
         raise _bad(
-            "Bad Request: can't parse inline keyboard button: "
-            'Field "copy_text" must be of type CopyTextButton'
+            "Bad Request: can't parse inline keyboard button: CopyTextButton must be an Object"
         )
-    if not 1 <= len(value["text"]) <= 256:
+    text = value.get("text")
+    if not isinstance(text, str):
+        raise _bad(
+            'Bad Request: can\'t parse inline keyboard button: Field "text" must be of type String'
+        )
+    if not 1 <= len(text) <= 256:
         raise _bad("Bad Request: COPY_TEXT_INVALID")
 
 

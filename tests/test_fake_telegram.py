@@ -256,6 +256,32 @@ STRICTNESS: list[tuple[str, Callable[[Bot], Awaitable[Any]], str]] = [
         "Bad Request: reply markup is too long",
     ),
     (
+        "copy_text longer than 256 characters",
+        lambda bot: bot.send_message(
+            ALICE,
+            "x",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[
+                    [InlineKeyboardButton(text="ID", copy_text=CopyTextButton(text="я" * 257))]
+                ]
+            ),
+        ),
+        "Bad Request: COPY_TEXT_INVALID",
+    ),
+    (
+        "empty copy_text",
+        lambda bot: bot.send_message(
+            ALICE,
+            "x",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[
+                    [InlineKeyboardButton(text="ID", copy_text=CopyTextButton(text=""))]
+                ]
+            ),
+        ),
+        "Bad Request: COPY_TEXT_INVALID",
+    ),
+    (
         "text over 4096 characters",
         lambda bot: bot.send_message(ALICE, "я" * 4097),
         "Bad Request: message is too long",

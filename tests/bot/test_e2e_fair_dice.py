@@ -30,11 +30,11 @@ from tests.fake_telegram import FakeTelegram, StoredMessage
 REPO = Path(__file__).resolve().parents[2]
 
 
-def copied_text(message: StoredMessage) -> str:
-    """The text of the message's one copy_text button."""
-    copies = [b["copy_text"]["text"] for row in message.buttons() for b in row if "copy_text" in b]
-    assert len(copies) == 1, message.button_labels()
-    return copies[0]
+def copied_text(message: StoredMessage, lang: str) -> str:
+    """The text the message's commitment copy button copies."""
+    button = message.button_by_label(t(lang, "btn_copy_commitment"))
+    assert button is not None and "copy_text" in button, message.button_labels()
+    return button["copy_text"]["text"]
 
 
 def verify_cli(path: Path) -> subprocess.CompletedProcess[str]:
@@ -60,7 +60,7 @@ async def test_group_game_commits_then_verifies(
             await tg.wait_idle()
             await type_and_wait(tg, group, alice, "/new long")
             lobby = tg.last_bot_message(group)
-            full = copied_text(lobby)
+            full = copied_text(lobby, "ru")
             assert len(full) == 64 and short_commitment(full) in (lobby.text or "")
             mark = tg.mark()
             await tg.tap_button(group, bob, t("ru", "btn_join"))
@@ -68,7 +68,7 @@ async def test_group_game_commits_then_verifies(
             await tg.wait_idle(quiet=0.1)
             first = current_board(tg, group)
             assert short_commitment(full) in (first.caption or "")
-            assert copied_text(first) == full
+            assert copied_text(first, "ru") == full
             # both players' updates were mixed in before the first die
             seed_id = (await run.app.store.get_active_game(group.id)).dice_seed_id
             seed = await run.app.store.get_dice_seed(seed_id)
@@ -127,7 +127,7 @@ async def test_game_against_the_computer_verifies_after_resigning(tmp_path: Path
             await tg.wait_for("sendPhoto", chat_id=chat, since=mark, timeout=30)
             await tg.wait_idle(quiet=0.1)
             first = current_board(tg, chat)
-            full = copied_text(first)
+            full = copied_text(first, "en")
             assert short_commitment(full) in (first.caption or "")
             await type_and_wait(tg, chat, eve, "/resign")
             confirm = tg.last_bot_message(chat)
