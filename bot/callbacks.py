@@ -27,6 +27,8 @@ class Act(StrEnum):
     REMATCH = "R"
     WHY = "w"  # explain the last forfeit / pass
     HINT = "h"
+    REPLAY = "A"  # the finished game's animated replay
+    RECORD = "F"  # the finished game's record as a .mat file
 
 
 class GameCB(CallbackData, prefix="g"):

@@ -25,9 +25,12 @@ def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup | None:
         )
 
     if game.phase is Phase.OVER:
+        rows.append(
+            [btn(t(lang, "btn_replay"), Act.REPLAY), btn(t(lang, "btn_record"), Act.RECORD)]
+        )
         if snap.match.is_over:
             rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])
-        return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+        return InlineKeyboardMarkup(inline_keyboard=rows)
     if actor is None:
         return None
     if view.owner_user_id is not None and snap.user_ids.get(actor) != view.owner_user_id:
