@@ -5,18 +5,19 @@
     hint(position, (6, 5), first_turn=False, options=Options())  # [(Play, equity), ...]
 
 The method and its measured strength are described in docs/ai.md. ``ai`` depends only on
-``engine`` (and numpy for the value network).
+``engine`` and numpy (the value networks); ``ai.training`` trains them.
 """
 
 from __future__ import annotations
 
 import os
 
-# The value network multiplies matrices of a few hundred rows; OpenBLAS's thread pool makes
-# that ~25x slower on a busy 2-core machine. Must be set before numpy is first imported.
+# The value networks multiply matrices of a few hundred rows; BLAS thread pools make that
+# ~25x slower on a busy 2-core machine. Must be set before numpy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from ai.player import BASELINES, HARD_BUDGET, HARD_CANDIDATES, LEVELS, Player
+from ai.player import BASELINES, LEVELS, Player
 from engine.options import Options
 from engine.position import Position
 from engine.step import Play
@@ -44,13 +45,14 @@ def hint(
     than ``n`` come back when the roll has fewer plays (a forced play or a pass gives one).
     """
     player = Player("hard", position.variant, seed=0)
+    search = player.search_settings()
     ranked = player.rank(
         position,
         dice,
         first_turn=first_turn,
         options=options,
-        candidates=max(n, HARD_CANDIDATES),
-        budget=2 * HARD_BUDGET,
+        candidates=max(n, search.candidates),
+        budget=2 * search.budget,
     )
     return ranked[:n]
 

@@ -9,7 +9,7 @@ few microseconds, not the price of building objects.
 
 from __future__ import annotations
 
-from engine.movegen import LONG_MAP
+from engine.long_nardy import LONG_MAP
 
 # Chance (out of 36) that a blot at a given distance is hit by some roll, ignoring blocks.
 _HIT_CHANCE = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1)

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ai import heuristic
-from ai.net import Net, equity, flip, shipped_net
-from ai.race import no_contact, race_equity
-from ai.search import Evaluator, heuristic_evaluator, net_evaluator, one_ply
+from ai.net import NetSet, shipped_nets
+from ai.race import race_equity
+from ai.search import Evaluator, HeuristicEvaluator, NetEvaluator, one_ply
+from ai.variant_ai import SearchSettings, VariantAI, variant_ai
 from engine.game import Game, Phase
 from engine.options import Options
 from engine.position import Position
@@ -40,17 +41,6 @@ BASELINES = ("random", "race")
 # than the best is still chosen e^-1 times as often. At 6 it beat the race baseline 73 % in
 # short nardy: too strong for a level beginners should beat.
 EASY_TEMPERATURE = 12.0
-# Hard: how many 0-ply candidates get the 1-ply look-ahead, and how far below the best 0-ply
-# equity a candidate may be; measured to keep the median decision well under 250 ms.
-HARD_CANDIDATES = 5
-HARD_MARGIN = 0.2
-# Without a trained net (long nardy), every evaluation is a Python loop: search less.
-HARD_CANDIDATES_HEURISTIC = 4
-# ... and a work budget (opponent replies evaluated) after which the remaining candidates keep
-# their 0-ply rank: it caps the worst case (doubles in bushy positions) deterministically,
-# which a wall-clock limit would not.
-HARD_BUDGET = 2500
-HARD_BUDGET_HEURISTIC = 1500
 
 # Cube thresholds in cubeless equity (points per game at cube 1), money play.
 DOUBLE_AT = 0.40  # first double, centred cube (≈ 70 % wins without gammons)
@@ -67,16 +57,18 @@ class Player:
     level: str
     variant: str
     seed: int | None = None
-    net: Net | None = field(default=None, repr=False)
+    net: NetSet | None = field(default=None, repr=False)
     use_net: bool = True  # False: the hand-written evaluation only (for measurements)
     _rng: random.Random = field(default_factory=random.Random, repr=False)
+    _vai: VariantAI = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS + BASELINES:
             raise ValueError(f"unknown level {self.level!r}; expected one of {LEVELS}")
         self.variant = get_variant(self.variant).name
+        self._vai = variant_ai(self.variant)
         if self.net is None and self.use_net and self.level in ("medium", "hard"):
-            self.net = shipped_net(self.variant)
+            self.net = shipped_nets(self.variant, self._vai.phases)
 
     # ---- plays --------------------------------------------------------------------------
 
@@ -98,7 +90,7 @@ class Player:
         if self.level == "random":
             return rng.choice(plays)
         if self.level == "race":
-            return _race_choice(self.variant, plays, rng)
+            return _race_choice(self._vai, plays, rng)
         if self.level == "easy":
             scores = self._heuristic_scores(plays)
             noisy = [s / EASY_TEMPERATURE + _gumbel(rng) for s in scores]
@@ -133,26 +125,29 @@ class Player:
         me = [p.result.mover for p in plays]
         opp = [p.result.opponent for p in plays]
         values = evaluate(me, opp)
-        if candidates is None:
-            candidates = HARD_CANDIDATES if self.net else HARD_CANDIDATES_HEURISTIC
-        if budget is None:
-            budget = HARD_BUDGET if self.net else HARD_BUDGET_HEURISTIC
+        search = self.search_settings()
+        candidates = search.candidates if candidates is None else candidates
+        budget = search.budget if budget is None else budget
         if self.level == "hard" and len(plays) > 1:
             best0 = float(values.max())
             top = sorted(range(len(plays)), key=lambda i: -values[i])[:candidates]
-            top = [i for i in top if values[i] >= best0 - HARD_MARGIN] or top[:1]
+            top = [i for i in top if values[i] >= best0 - search.margin] or top[:1]
             scored = []
             work = 0
             for i in top:
                 if scored and work >= budget:
                     break
-                value, replies = one_ply(evaluate, self.variant, me[i], opp[i], opts)
+                value, replies = one_ply(evaluate, self._vai, me[i], opp[i], opts)
                 scored.append((plays[i], value))
                 work += replies
         else:
             scored = [(p, float(v)) for p, v in zip(plays, values, strict=True)]
         scored.sort(key=lambda pv: -pv[1])
         return scored
+
+    def search_settings(self) -> SearchSettings:
+        """How far ``hard`` looks: the variant's settings for its evaluator."""
+        return self._vai.net_search if self.net is not None else self._vai.heuristic_search
 
     # ---- the cube -----------------------------------------------------------------------
 
@@ -200,24 +195,25 @@ class Player:
     def _pre_roll_equity(self, me: tuple[int, ...], opp: tuple[int, ...]) -> float:
         """Equity of the side about to roll: the race formula once contact is over, else the
         opponent's after-state value from the net (or the heuristic), seen from this side."""
-        if no_contact(self.variant, me, opp):
+        vai = self._vai
+        if vai.no_contact(me, opp):
             return race_equity(me, opp)
         if self.net is not None:
-            probs = self.net.probs(
+            probs = NetEvaluator(vai, self.net).probs(
                 np.asarray([opp], dtype=np.int16), np.asarray([me], dtype=np.int16)
             )
-            return float(equity(self.variant, flip(self.variant, probs))[0])
-        return -float(heuristic_evaluator(self.variant)([opp], [me])[0])
+            return float(vai.equity(vai.flip(probs))[0])
+        return -float(HeuristicEvaluator(vai)([opp], [me])[0])
 
     # ---- helpers ------------------------------------------------------------------------
 
     def _evaluator(self) -> Evaluator:
         if self.net is not None and self.level in ("medium", "hard"):
-            return net_evaluator(self.net)
-        return heuristic_evaluator(self.variant)
+            return NetEvaluator(self._vai, self.net)
+        return HeuristicEvaluator(self._vai)
 
     def _heuristic_scores(self, plays: Sequence[Play]) -> list[float]:
-        score = heuristic.long_score if self.variant == "long" else heuristic.short_score
+        score = self._vai.heuristic_score
         return [score(p.result.mover, p.result.opponent) for p in plays]
 
     def _rng_for(self, position: Position, dice: tuple[int, int]) -> random.Random:
@@ -232,12 +228,12 @@ def _gumbel(rng: random.Random) -> float:
     return -math.log(-math.log(rng.random() or 1e-12))
 
 
-def _race_choice(variant: str, plays: Sequence[Play], rng: random.Random) -> Play:
+def _race_choice(vai: VariantAI, plays: Sequence[Play], rng: random.Random) -> Play:
     """Greedy baseline: most pips gained, then fewest blots (short), then most made points."""
 
     def key(play: Play) -> tuple[int, int, int, float]:
         me = play.result.mover
-        blots = sum(1 for p in range(1, 26) if me[p] == 1) if variant == "short" else 0
+        blots = sum(1 for p in range(1, 26) if me[p] == 1) if vai.counts_blots else 0
         made = sum(1 for p in range(1, 25) if me[p] >= 2)
         return (heuristic.pips(me), blots, -made, rng.random())
 

@@ -10,26 +10,9 @@ from __future__ import annotations
 
 import math
 
-from engine.movegen import LONG_MAP
-
 MEAN_ROLL = 49 / 6  # average pips per roll, doubles counted four times
 VAR_ROLL = 18.6  # variance of the pips of one roll
 WASTE_PER_CHECKER = 1.0  # bearing off wastes pips; more checkers, more waste
-
-
-def no_contact(variant: str, me: tuple[int, ...], opp: tuple[int, ...]) -> bool:
-    """Whether no checker can meet an opposing one again (so the game is a pure race)."""
-    if variant == "short":
-        me_back = max((p for p in range(25, 0, -1) if me[p]), default=0)
-        opp_back = max((p for p in range(25, 0, -1) if opp[p]), default=0)
-        return me_back + opp_back <= 25
-
-    # Long: a checker meets an opponent's only if one stands between it and home on its route.
-    def blocked(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
-        back = max((p for p in range(24, 0, -1) if a[p]), default=0)
-        return any(b[LONG_MAP[t]] for t in range(1, back))
-
-    return not blocked(me, opp) and not blocked(opp, me)
 
 
 def _effective(board: tuple[int, ...]) -> float:

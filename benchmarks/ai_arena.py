@@ -4,8 +4,9 @@
     .venv/bin/python benchmarks/ai_arena.py --variant short --pairing hard:gnubg --games 200
 
 Players: the levels ``easy``, ``medium``, ``hard`` (``medium-heur``/``hard-heur``: the same
-search on the hand-written evaluation); the baselines ``random`` and ``race`` (greedy: most
-pips, then fewest blots); and, short nardy only, ``gnubg`` / ``gnubg2``
+search on the hand-written evaluation; ``hard@FILE``: the same search on the nets of FILE, e.g.
+a training checkpoint or an older ``ai/weights`` file from git); the baselines ``random`` and
+``race`` (greedy: most pips, then fewest blots); and, short nardy only, ``gnubg`` / ``gnubg2``
 (GNU Backgammon 0-ply / 2-ply through ``benchmarks/ai_gnubg_server.py``, benchmark only).
 
 Games run through the real :class:`engine.game.Game` (lot, first turns, passes, scoring), so
@@ -35,6 +36,8 @@ from typing import Any, Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import Player, get_player
+from ai.net import NetSet
+from ai.variant_ai import variant_ai
 from engine.game import Game, Phase
 from engine.options import Options
 from engine.position import Position
@@ -134,6 +137,10 @@ def make_agent(name: str, variant: str, seed: int) -> Agent:
         return GnubgAgent(int(name[5:] or 0))
     if name.endswith("-heur"):  # a level with the hand-written evaluation instead of the net
         return Player(name[:-5], variant, seed, use_net=False)
+    if "@" in name:  # a level with the nets of another file, e.g. hard@/tmp/weights.npz
+        level, path = name.split("@", 1)
+        nets = NetSet.load(Path(path), variant_ai(variant).phases)
+        return Player(level, variant, seed, net=nets)
     return get_player(name, variant, seed=seed)
 
 
@@ -190,13 +197,15 @@ def play_game(
     tally.kinds[key] = tally.kinds.get(key, 0) + 1
 
 
-def run_chunk(args: tuple[str, str, str, int, list[int], bool]) -> Tally:
-    variant, name_a, name_b, seed, indices, cube = args
+def run_chunk(args: tuple[str, str, str, int, list[int], bool, float]) -> Tally:
+    variant, name_a, name_b, seed, indices, cube, deadline = args
     options = Options(cube=cube)
     tally = Tally()
     agents = (make_agent(name_a, variant, seed * 2 + 1), make_agent(name_b, variant, seed * 2 + 2))
     try:
-        for i in indices:
+        for k, i in enumerate(indices):
+            if k % 2 == 0 and time.time() > deadline:
+                break  # out of time: stop at a whole number of seat-swapped pairs
             play_game(variant, agents, i % 2, f"{seed}:{i}", options, tally)
     finally:
         for agent in agents:
@@ -263,11 +272,17 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the machine has 2)")
     ap.add_argument("--cube", action="store_true", help="play with the doubling cube")
     ap.add_argument("--json", type=Path, help="append the summary as one JSON line here")
+    ap.add_argument(
+        "--minutes", type=float, help="stop starting games after this long (fewer games)"
+    )
     args = ap.parse_args()
+    deadline = time.time() + args.minutes * 60.0 if args.minutes else float("inf")
     name_a, name_b = args.pairing.split(":")
     jobs = max(1, min(args.jobs, os.cpu_count() or 1))
-    chunks = [list(range(j, args.games, jobs)) for j in range(jobs)]
-    work = [(args.variant, name_a, name_b, args.seed, c, args.cube) for c in chunks]
+    # Each chunk holds whole seat-swapped pairs (2k, 2k + 1), so a deadline keeps seats even.
+    pairs = [list(range(p, min(p + 2, args.games))) for p in range(0, args.games, 2)]
+    chunks = [[i for pair in pairs[j::jobs] for i in pair] for j in range(jobs)]
+    work = [(args.variant, name_a, name_b, args.seed, c, args.cube, deadline) for c in chunks]
     t0 = time.perf_counter()
     if jobs == 1:
         parts = [run_chunk(work[0])]

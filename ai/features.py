@@ -1,0 +1,175 @@
+"""Board encodings the value networks read, vectorised over a batch of positions.
+
+Every encoder takes ``me`` and ``opp`` as (N, 26) int arrays, each board in its owner's own
+numbering (RULES.md C-4: 0 borne off, 1..24 points, 25 bar), ``me`` having just moved. Both
+sides get the same units, so the position seen by the other player is the two boards swapped.
+
+Why two encoders: a short-nardy net learns from the raw per-point units alone well enough
+(hitting makes the board local), while long nardy is decided by slow structures — six-point
+blocks, checkers stuck on the head, checkers trapped behind a block, whether the block is even
+legal (L-15, L-16) — that a small net learns far too slowly from raw units (a 5,000-game TD net
+lost to the hand-written evaluation). So the long encoder hands those structures in directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.long_nardy import LONG_MAP
+
+_PIP_WEIGHTS = np.arange(1, 26, dtype=np.float32)
+_LONG_MAP = np.asarray(LONG_MAP)
+# Column k of ``board[:, _ROUTE]`` is the owner's checkers on the *opponent's* point k + 1.
+_ROUTE = _LONG_MAP[1:25]
+_POINTS = np.arange(1, 25)
+
+
+def point_units(side: np.ndarray) -> list[np.ndarray]:
+    """The classic four units per point (≥1, ≥2, ≥3 checkers, excess over three scaled)."""
+    pts = side[:, 1:25]
+    return [
+        (pts >= 1).astype(np.float32),
+        (pts >= 2).astype(np.float32),
+        (pts >= 3).astype(np.float32),
+        np.maximum(pts - 3.0, 0.0) * 0.25,
+    ]
+
+
+def pips(side: np.ndarray) -> np.ndarray:
+    """Pips still to travel per row (bar counts 25, C-6)."""
+    return side[:, 1:26].astype(np.float32) @ _PIP_WEIGHTS
+
+
+def short_contact(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Short nardy: some ``me`` checker is still behind ``opp``'s rearmost one."""
+    idx = np.arange(1, 26)
+    me_back = np.where(me[:, 1:26] > 0, idx, 0).max(axis=1)
+    opp_back = np.where(opp[:, 1:26] > 0, idx, 0).max(axis=1)
+    return (me_back + opp_back) > 25
+
+
+def long_contact(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Long nardy (no hitting, one shared direction): some checker of either side still has
+    an opposing checker between it and home, i.e. the armies have not passed each other."""
+    me_back = np.where(me[:, 1:25] > 0, _POINTS, 0).max(axis=1)
+    opp_back = np.where(opp[:, 1:25] > 0, _POINTS, 0).max(axis=1)
+    opp_front = np.where(opp[:, _ROUTE] > 0, _POINTS, 99).min(axis=1)  # in my numbering
+    me_front = np.where(me[:, _ROUTE] > 0, _POINTS, 99).min(axis=1)
+    return (opp_front < me_back) | (me_front < opp_back)
+
+
+def encode_short(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Short nardy: 4 units per point per side, bar, off, pips, on-bar flag, contact (201)."""
+    parts: list[np.ndarray] = []
+    me_f = me.astype(np.float32)
+    opp_f = opp.astype(np.float32)
+    for side in (me_f, opp_f):
+        parts.extend(point_units(side))
+        parts.append(side[:, 25:26] * 0.5)
+        parts.append(side[:, 0:1] / 15.0)
+        parts.append(pips(side)[:, None] / 160.0)
+        parts.append((side[:, 0:1] > 0).astype(np.float32))
+    parts.append(short_contact(me, opp)[:, None].astype(np.float32))
+    return np.concatenate(parts, axis=1)
+
+
+def _runs(held: np.ndarray) -> np.ndarray:
+    """Length of the run of held points ending at each column (0 where not held)."""
+    out = np.zeros(held.shape, dtype=np.int16)
+    run = np.zeros(held.shape[0], dtype=np.int16)
+    for k in range(held.shape[1]):
+        run = np.where(held[:, k], run + 1, 0).astype(np.int16)
+        out[:, k] = run
+    return out
+
+
+def _mars_need(side: np.ndarray) -> np.ndarray:
+    """Pips a side must still travel to bear off its first checker (0 once one is off)."""
+    outside = (side[:, 7:25].astype(np.float32) * (np.arange(7, 25) - 6)).sum(axis=1)
+    home = side[:, 1:7] > 0
+    lowest = np.where(home, np.arange(1, 7), 6).min(axis=1)
+    return np.where(side[:, 0] > 0, 0.0, outside + lowest).astype(np.float32)
+
+
+LONG_SIDE_UNITS = 96 + 22
+
+
+def _long_side(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
+    """Units for side ``a`` (its checkers, and its blocks against ``b``)."""
+    af = a.astype(np.float32)
+    parts = point_units(af)
+    n = a.shape[0]
+    # a's holdings along b's route (b's numbering): that is where a's blocks stop b.
+    held = a[:, _ROUTE] > 0  # column q-1: b's point q
+    b_pts = b[:, 1:25] > 0
+    b_back = np.where(b_pts, _POINTS, 0).max(axis=1)  # b's rearmost checker
+    # L-16: a run [lo..hi] of six is legal iff some b checker stands below lo (or one is off).
+    b_first = np.where(b[:, 0] > 0, 0, np.where(b_pts, _POINTS, 25).min(axis=1))
+    runs = _runs(held)
+    ahead = _POINTS[None, :] < b_back[:, None]  # points b still has to pass
+    run_ahead = np.where(ahead, runs, 0)
+    best_run = run_ahead.max(axis=1)
+    hi = run_ahead.argmax(axis=1) + 1  # top of the longest block b must pass
+    # Checkers of b behind that block (further from home than its top): trapped by it.
+    b_counts = b[:, 1:25].astype(np.float32)
+    behind = np.cumsum(b_counts[:, ::-1], axis=1)[:, ::-1]  # column k: b's points ≥ k + 1
+    trapped = np.where(hi < 24, behind[np.arange(n), np.minimum(hi, 23)], 0.0)
+    trapped = np.where(best_run >= 2, trapped, 0.0)
+    # Six-point windows in front of b's rearmost: how close a is to a full prime there.
+    cum = np.concatenate([np.zeros((n, 1)), np.cumsum(held, axis=1)], axis=1)
+    window = cum[:, 6:] - cum[:, :-6]  # column j: b's points j+1 .. j+6
+    lo = np.arange(1, 20)
+    window_ahead = np.where(lo[None, :] + 5 < b_back[:, None], window, 0)
+    best_window = window_ahead.max(axis=1)
+    best_lo = window_ahead.argmax(axis=1) + 1
+    legal = (best_lo > b_first).astype(np.float32)
+    head = af[:, 24]
+    home = af[:, 1:7].sum(axis=1)
+    quarters = [af[:, 1 + 6 * k : 7 + 6 * k].sum(axis=1) / 15.0 for k in range(4)]
+    pip = pips(af)
+    held_points = (a[:, 1:25] > 0).sum(axis=1)
+    extra = [
+        af[:, 0] / 15.0,
+        head / 15.0,
+        (head >= 2).astype(np.float32),
+        np.maximum(head - 1.0, 0.0) * (af[:, 0] == 0) / 14.0,
+        pip / 360.0,
+        home / 15.0,
+        *quarters,
+        best_run / 6.0,
+        (best_run >= 4).astype(np.float32),
+        best_window / 6.0,
+        (best_window >= 5).astype(np.float32),
+        (best_window >= 5) * legal,
+        legal,
+        b_first / 24.0,
+        trapped / 15.0,
+        (trapped > 0) * best_run / 6.0,
+        _mars_need(af) / 100.0,
+        held_points / 12.0,
+        a[:, 1:25].max(axis=1) / 15.0,
+    ]
+    parts.extend(e[:, None].astype(np.float32) for e in extra)
+    return parts
+
+
+def encode_long(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Long nardy: per-point units and the structures of the game for each side, the race
+    (pip lead, each side's distance to bearing off a first checker — mars danger) and whether
+    the armies still meet."""
+    parts = _long_side(me, opp) + _long_side(opp, me)
+    me_pips = pips(me.astype(np.float32))
+    opp_pips = pips(opp.astype(np.float32))
+    lead = (opp_pips - me_pips) / 60.0
+    # Mars danger: a side that needs more pips to get a first checker off than the other
+    # needs to finish is in danger (positive margin), in both directions.
+    me_margin = (_mars_need(me) - opp_pips) / 60.0
+    opp_margin = (_mars_need(opp) - me_pips) / 60.0
+    contact = long_contact(me, opp).astype(np.float32)
+    glob = [lead, np.tanh(lead * 2.0), me_margin, opp_margin, contact]
+    parts.extend(g[:, None].astype(np.float32) for g in glob)
+    return np.concatenate(parts, axis=1)
+
+
+LONG_INPUTS = 2 * LONG_SIDE_UNITS + 5
+SHORT_INPUTS = 201

@@ -1,0 +1,184 @@
+"""What the computer player needs to know about each variant, behind one interface.
+
+The rest of ``ai`` never compares a variant's name: it asks :func:`variant_ai` for the
+variant's object and calls it (issue #11, STYLE habit 6). Each object holds the encoding its
+nets read, the phases it splits the game into, the meaning of the net's outputs, how a
+finished game scores, the hand-written evaluation and the rules quirks the search needs.
+
+Output vectors are cumulative probabilities for the side that has just moved:
+
+* long nardy (3): win, win by mars, lose by mars (M-1, M-2; no koks, M-3);
+* short nardy (5): win, win by mars (gammon) or better, win by koks (backgammon),
+  lose by mars or worse, lose by koks (M-4 … M-6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ai import features, heuristic
+
+Board = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How ``hard`` searches: the best ``candidates`` plays at 0-ply (no further than
+    ``margin`` below the best) get the 1-ply look-ahead, until ``budget`` opponent replies have
+    been evaluated. The budget caps the worst case (doubles in bushy positions)
+    deterministically, which a wall-clock limit would not; the rest keep their 0-ply rank."""
+
+    candidates: int
+    margin: float
+    budget: int
+
+
+# With the hand-written evaluation every position costs a Python call: search less.
+HEURISTIC_SEARCH = SearchSettings(candidates=4, margin=0.2, budget=1500)
+
+
+class VariantAI:
+    """Per-variant knowledge of the computer player (see the module docstring)."""
+
+    name: str = ""
+    n_out: int = 0
+    n_inputs: int = 0
+    phases: tuple[str, ...] = ("contact", "race")
+    flip_index: np.ndarray = np.zeros(0, dtype=np.int64)
+    # Pips → equity-like scale of the hand-written score (1.5·tanh(score / scale)).
+    heuristic_scale: float = 20.0
+    # The greedy "race" baseline also avoids blots where blots can be hit.
+    counts_blots: bool = False
+    net_search: SearchSettings = SearchSettings(candidates=5, margin=0.2, budget=2500)
+    heuristic_search: SearchSettings = HEURISTIC_SEARCH
+
+    def encode(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def contact(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        """Per row: whether the two armies can still meet."""
+        raise NotImplementedError
+
+    def phase(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        """Per row: the index into :attr:`phases` (0 contact, 1 race)."""
+        return np.where(self.contact(me, opp), 0, 1)
+
+    def equity(self, probs: np.ndarray) -> np.ndarray:
+        """Expected points at cube 1 from the cumulative outcome probabilities."""
+        raise NotImplementedError
+
+    def flip(self, probs: np.ndarray) -> np.ndarray:
+        """The same outcome distribution seen by the other player."""
+        out = probs[..., self.flip_index].copy()
+        out[..., 0] = 1.0 - probs[..., 0]
+        return out
+
+    def outcome(self, winner: Board, loser: Board) -> np.ndarray:
+        """The finished game as an output vector, from the winner's side."""
+        return self.outcomes(np.asarray([winner]), np.asarray([loser]))[0]
+
+    def outcomes(self, winner: np.ndarray, loser: np.ndarray) -> np.ndarray:
+        """:meth:`outcome` for a batch of (N, 26) boards."""
+        raise NotImplementedError
+
+    def from_race(self, race: np.ndarray) -> np.ndarray:
+        """Output vectors from (N, 3) race chances: win, win by mars, lose by mars (a race
+        with both sides home can end in mars but never in koks)."""
+        raise NotImplementedError
+
+    def result_points(self, winner: Board, loser: Board) -> int:
+        """Points of a finished game at cube 1 under the default scoring."""
+        return round(float(self.equity(self.outcome(winner, loser))))
+
+    def heuristic_score(self, me: Board, opp: Board) -> float:
+        raise NotImplementedError
+
+    def opponent_first_turn(self, opp: Board) -> bool:
+        """Whether the opponent has yet to make its first move (only long nardy's L-11
+        cares; every long first turn moves a checker off the head)."""
+        return False
+
+    def no_contact(self, me: Board, opp: Board) -> bool:
+        """Whether no checker can meet an opposing one again (a pure race)."""
+        return not bool(self.contact(np.asarray([me]), np.asarray([opp]))[0])
+
+
+class LongAI(VariantAI):
+    name = "long"
+    n_out = 3
+    n_inputs = features.LONG_INPUTS
+    flip_index = np.array([0, 2, 1])
+    heuristic_scale = 25.0
+
+    def encode(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        return features.encode_long(me, opp)
+
+    def contact(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        return features.long_contact(me, opp)
+
+    def equity(self, probs: np.ndarray) -> np.ndarray:
+        return 2.0 * probs[..., 0] - 1.0 + probs[..., 1] - probs[..., 2]
+
+    def from_race(self, race: np.ndarray) -> np.ndarray:
+        return race.astype(np.float32)
+
+    def outcomes(self, winner: np.ndarray, loser: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(winner), 3), np.float32)
+        out[:, 0] = 1.0
+        out[:, 1] = loser[:, 0] == 0
+        return out
+
+    def heuristic_score(self, me: Board, opp: Board) -> float:
+        return heuristic.long_score(me, opp)
+
+    def opponent_first_turn(self, opp: Board) -> bool:
+        return opp[24] == 15
+
+
+class ShortAI(VariantAI):
+    name = "short"
+    n_out = 5
+    n_inputs = features.SHORT_INPUTS
+    flip_index = np.array([0, 3, 4, 1, 2])
+    heuristic_scale = 20.0
+    counts_blots = True
+
+    def encode(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        return features.encode_short(me, opp)
+
+    def contact(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        return features.short_contact(me, opp)
+
+    def equity(self, probs: np.ndarray) -> np.ndarray:
+        eq = 2.0 * probs[..., 0] - 1.0
+        return eq + probs[..., 1] + probs[..., 2] - probs[..., 3] - probs[..., 4]
+
+    def from_race(self, race: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(race), 5), np.float32)
+        out[:, 0:2] = race[:, 0:2]
+        out[:, 3] = race[:, 2]
+        return out
+
+    def outcomes(self, winner: np.ndarray, loser: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(winner), 5), np.float32)
+        none_off = loser[:, 0] == 0
+        out[:, 0] = 1.0
+        out[:, 1] = none_off
+        out[:, 2] = none_off & ((loser[:, 25] > 0) | (loser[:, 19:25] > 0).any(axis=1))
+        return out
+
+    def heuristic_score(self, me: Board, opp: Board) -> float:
+        return heuristic.short_score(me, opp)
+
+
+_REGISTRY: dict[str, VariantAI] = {v.name: v for v in (LongAI(), ShortAI())}
+
+
+def variant_ai(name: str) -> VariantAI:
+    """The computer player's object for a variant (``name`` as ``engine`` spells it)."""
+    try:
+        return _REGISTRY[str(name)]
+    except KeyError:
+        raise ValueError(f"unknown variant {name!r}") from None
