@@ -117,7 +117,8 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What a commit did: the saved game (``snap``; its ``events`` are the new history lines,
-    the computer's turns included, and ``forced`` says a person's only play was played), or
+    the computer's turns included, and ``forced_plays`` the plays made for a person because
+    they were the only legal ones), or
     nothing at all because this Telegram update had been processed before (``snap`` None)."""
 
     snap: Snapshot | None
@@ -375,16 +376,18 @@ class GameService:
 
     async def _settle(
         self, match: Match, seats: dict[int, int | None], ai_level: str | None
-    ) -> bool:
+    ) -> list[Event]:
         """:meth:`advance`, in a worker thread when the computer plays (its search is slow)."""
         if any(uid is None for uid in seats.values()):
             return await asyncio.to_thread(self.advance, match, seats, ai_level)
         return self.advance(match, seats, ai_level)
 
-    def advance(self, match: Match, seats: dict[int, int | None], ai_level: str | None) -> bool:
-        """Play everything that needs no person's decision; True if a person's only legal
-        play was played for them."""
-        forced = False
+    def advance(
+        self, match: Match, seats: dict[int, int | None], ai_level: str | None
+    ) -> list[Event]:
+        """Play everything that needs no person's decision; the plays made for a person
+        because they were their only legal ones (a caption marks those and no other)."""
+        forced: list[Event] = []
         level = ai_level or DEFAULT_LEVEL
         for _ in range(1000):
             game = match.current
@@ -428,8 +431,9 @@ class GameService:
                     continue
                 single = game.turn.single_play
                 if single is not None and not game.steps:
+                    start = len(game.history)
                     game.play(single, seat=actor)
-                    forced = True
+                    forced.extend(e for e in game.history[start:] if e.kind in ("move", "pass"))
                     continue
                 return forced
         raise RuntimeError("game did not settle")  # pragma: no cover
@@ -439,7 +443,7 @@ class GameService:
         snap: Snapshot,
         match: Match,
         before: int,
-        forced: bool,
+        forced: list[Event],
         update_id: int | None,
     ) -> Snapshot | None:
         row = snap.row
@@ -486,7 +490,7 @@ class GameService:
             self.cache.forget(row.game_id)
             raise Refused(Refusal.GAME_OVER) from None
         out.events = list(events)
-        out.forced = forced
+        out.forced_plays = forced
         return out
 
     # ---- creating games ---------------------------------------------------------------------

@@ -22,9 +22,14 @@ class Snapshot:
     user_ids: dict[int, int | None]  # seat -> Telegram user id (None: the computer)
     hints: bool = False  # whether the players may ask for hints (one rule: GameService)
     events: list[Event] = field(default_factory=list)  # new history lines of this action
-    forced: bool = False  # a single legal play was played for the human
+    forced_plays: list[Event] = field(default_factory=list)  # a person's only plays, played
     finished: storage.FinishedGame | None = None
     next_game: Snapshot | None = None  # the next game of the match, if one started
+
+    @property
+    def forced(self) -> bool:
+        """Whether this action played a person's only legal play for them."""
+        return bool(self.forced_plays)
 
     @property
     def game(self) -> Game:

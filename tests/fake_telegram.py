@@ -939,9 +939,26 @@ def _validate_inline_keyboard(markup: dict[str, Any]) -> dict[str, Any]:
             url = button.get("url")
             if "url" in button and (not isinstance(url, str) or not _BUTTON_URL.match(url)):
                 raise _bad(BUTTON_URL_INVALID)
+            if "copy_text" in button:
+                _check_copy_text(button["copy_text"])
     if total > MAX_INLINE_BUTTONS:
         raise _bad(MARKUP_TOO_LONG)
     return {"inline_keyboard": rows}
+
+
+def _check_copy_text(value: Any) -> None:
+    """A CopyTextButton: an object whose ``text`` (what is copied) has 1-256 characters."""
+    if not isinstance(value, dict):
+        raise _bad(
+            "Bad Request: can't parse inline keyboard button: CopyTextButton must be an Object"
+        )
+    text = value.get("text")
+    if not isinstance(text, str):
+        raise _bad(
+            'Bad Request: can\'t parse inline keyboard button: Field "text" must be of type String'
+        )
+    if not 1 <= len(text) <= 256:
+        raise _bad("Bad Request: COPY_TEXT_INVALID")
 
 
 def _validate_markup(value: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:

@@ -31,6 +31,7 @@ from aiogram.types import (
     BotCommandScopeAllGroupChats,
     BufferedInputFile,
     CallbackQuery,
+    CopyTextButton,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
@@ -236,6 +237,32 @@ STRICTNESS: list[tuple[str, Callable[[Bot], Awaitable[Any]], str]] = [
         "more than 100 buttons",
         lambda bot: bot.send_message(ALICE, "x", reply_markup=_rows(101, 8)),
         "Bad Request: reply markup is too long",
+    ),
+    (
+        "copy_text longer than 256 characters",
+        lambda bot: bot.send_message(
+            ALICE,
+            "x",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[
+                    [InlineKeyboardButton(text="ID", copy_text=CopyTextButton(text="я" * 257))]
+                ]
+            ),
+        ),
+        "Bad Request: COPY_TEXT_INVALID",
+    ),
+    (
+        "empty copy_text",
+        lambda bot: bot.send_message(
+            ALICE,
+            "x",
+            reply_markup=InlineKeyboardMarkup(
+                inline_keyboard=[
+                    [InlineKeyboardButton(text="ID", copy_text=CopyTextButton(text=""))]
+                ]
+            ),
+        ),
+        "Bad Request: COPY_TEXT_INVALID",
     ),
     (
         "text over 4096 characters",

@@ -9,13 +9,14 @@ from bot.presenter.common import (
     event_line,
     lot_line,
     mention,
+    play_notation,
     point_label,
     recent_play_events,
     short_name,
+    viewer_side,
 )
 from bot.texts import h, localized_notation, t
 from engine import Phase, Side
-from engine.positionid import encode
 from gameplay import Snapshot
 
 CAPTION_LIMIT = 1024
@@ -55,17 +56,9 @@ def caption(snap: Snapshot, view: ChatView) -> str:
     lot = lot_line(lang, snap)
     if lot is not None:
         lines.append(lot)
-    for event in recent_play_events(game):
-        line = event_line(lang, snap, event)
-        if (
-            snap.forced
-            and event.steps
-            and event in snap.events
-            and event.side is not None
-            and snap.user_ids.get(game.seat_of(event.side)) is not None
-        ):
-            line += t(lang, "cap_forced")
-        lines.append(line)
+    plays = _play_lines(snap, lang, viewer_side(snap, view))
+    head = lines
+    lines = []
     if game.cube_enabled and (game.cube_value > 1 or game.cube_owner is not None):
         owner = ""
         if game.cube_owner is not None:
@@ -77,9 +70,21 @@ def caption(snap: Snapshot, view: ChatView) -> str:
         lines.append(t(lang, "cap_cube", value=game.cube_value, owner=owner))
     lines.append("")
     lines.extend(_status_lines(snap, view))
-    lines.append(t(lang, "cap_id", pid=encode(pos)))
-    text = "\n".join(lines)
+    text = "\n".join([*head, *plays, *lines])
+    while len(text) > CAPTION_LIMIT and len(plays) > 1:  # the oldest plays give way first
+        plays = plays[1:]
+        text = "\n".join([*head, "…", *plays, *lines])
     return text if len(text) <= CAPTION_LIMIT else text[: CAPTION_LIMIT - 1] + "…"
+
+
+def _play_lines(snap: Snapshot, lang: str, numbering: Side) -> list[str]:
+    """The plays the reader has not seen, one line each, in the points of the reader's
+    picture (``numbering``); a play made for a player because it was their only one says so
+    (briefly when a chain of them follows)."""
+    events = recent_play_events(snap.game, snap.events)
+    forced = [e for e in events if e.steps and e in snap.forced_plays]
+    marker = t(lang, "cap_forced" if len(forced) <= 2 else "cap_forced_short")
+    return [event_line(lang, snap, e, numbering) + (marker if e in forced else "") for e in events]
 
 
 def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
@@ -145,9 +150,20 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
         line += t(lang, "cap_roll_or_double")
     out = [line]
     if game.phase is Phase.MOVE and game.steps:
-        out.append(t(lang, "cap_steps", play=h(localized_notation(lang, game.turn.notation()))))
-        if game.turn.is_complete():
+        entered = play_notation(
+            game, side, game.steps, game.turn.notation(), viewer_side(snap, view)
+        )
+        out.append(t(lang, "cap_steps", play=h(localized_notation(lang, entered))))
+        if game.turn.is_complete() and _is_movers(snap, view):
             out.append(t(lang, "cap_done_hint"))
     if view.pick is not None:
         out.append(t(lang, "cap_pick", point=point_label(lang, view.pick)))
     return out
+
+
+def _is_movers(snap: Snapshot, view: ChatView) -> bool:
+    """Whether the mover reads this board: a group's board is, a private one is its owner's."""
+    if view.owner_user_id is None:
+        return True
+    seat = snap.game.seat_to_act
+    return seat is not None and snap.user_ids.get(seat) == view.owner_user_id

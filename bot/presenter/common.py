@@ -3,10 +3,11 @@ dice and the lines that describe plays."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.texts import h, localized_notation, t
-from engine import BAR, OFF, Event, Game, Phase, Side, get_variant
+from engine import BAR, OFF, Event, Game, Phase, Side, Step, format_steps, get_variant
 from gameplay import Snapshot
 
 DISC = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
@@ -67,19 +68,23 @@ def last_play_event(game: Game) -> Event | None:
     return None
 
 
-def recent_play_events(game: Game) -> list[Event]:
-    """The last play of each side, oldest first (at most two lines in a caption)."""
+MAX_PLAYS = 12  # plays in one caption: chains of forced turns in a bear-off are shorter
+
+
+def recent_play_events(game: Game, new: Sequence[Event] = ()) -> list[Event]:
+    """The plays a reader has not seen yet, oldest first: every play of the last action
+    (``new``: a Done followed by forced turns can be several, and may end the game), and at
+    least the last play of each side; at most :data:`MAX_PLAYS`."""
+    plays = [e for e in game.history if e.kind in ("move", "pass")]
+    unseen = sum(1 for e in new if e.kind in ("move", "pass"))
     out: list[Event] = []
-    for event in reversed(game.history):
-        if event.kind == "end" or event.kind == "lot":
+    sides: set[Side | None] = set()
+    for event in reversed(plays):
+        if len(out) >= max(unseen, 1) and (len(sides) == 2 or event.side in sides):
             break
-        if event.kind in ("move", "pass"):
-            if out and out[0].side == event.side:
-                break
-            out.insert(0, event)
-            if len(out) == 2:
-                break
-    return out
+        out.insert(0, event)
+        sides.add(event.side)
+    return out[-MAX_PLAYS:]
 
 
 def lot_line(lang: str, snap: Snapshot) -> str | None:
@@ -125,7 +130,23 @@ def forfeit_rule(event: Event, game: Game) -> str:
     return "C-20"
 
 
-def event_line(lang: str, snap: Snapshot, event: Event) -> str:
+def play_notation(
+    game: Game, side: Side, steps: Sequence[Step], notation: str, numbering: Side | None
+) -> str:
+    """A play of ``side`` written in ``numbering``'s points (the numbering of the picture it
+    goes with; None: the player's own, as the engine writes it)."""
+    if numbering is None or numbering is side or not steps:
+        return notation
+    variant = get_variant(game.variant_name)
+
+    def point(p: int) -> int:
+        return p if p in (OFF, BAR) else variant.to_opponent_point(p)
+
+    return format_steps([replace(s, src=point(s.src), dst=point(s.dst)) for s in steps])
+
+
+def event_line(lang: str, snap: Snapshot, event: Event, numbering: Side | None = None) -> str:
+    """One play of the caption: who, the roll, the play in ``numbering``'s points."""
     game = snap.game
     assert event.side is not None
     seat = game.seat_of(event.side)
@@ -133,6 +154,11 @@ def event_line(lang: str, snap: Snapshot, event: Event) -> str:
     dice = dice_text(event.dice)
     if event.kind == "pass" or not event.steps:
         return t(lang, "cap_pass", name=name, dice=dice, rule=forfeit_rule(event, game))
+    play = h(
+        localized_notation(
+            lang, play_notation(game, event.side, event.steps, event.notation, numbering)
+        )
+    )
     burned = burned_dice(event)
     if burned and game.pos.board(event.side)[OFF] != 15:
         return t(
@@ -140,13 +166,11 @@ def event_line(lang: str, snap: Snapshot, event: Event) -> str:
             "cap_burn",
             name=name,
             dice=dice,
-            play=h(localized_notation(lang, event.notation)),
+            play=play,
             burned="-".join(str(d) for d in burned),
             rule=forfeit_rule(event, game),
         )
-    return t(
-        lang, "cap_last", name=name, dice=dice, play=h(localized_notation(lang, event.notation))
-    )
+    return t(lang, "cap_last", name=name, dice=dice, play=play)
 
 
 def localized(snap: Snapshot, lang: str) -> Snapshot:

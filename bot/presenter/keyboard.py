@@ -1,18 +1,36 @@
-"""A board's buttons: for the player who must act (only in their own chat, or in a group)."""
+"""A board's buttons: the choices of the player who must act (only in their own chat, or in a
+group), and for every reader the position ID to copy."""
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Act, GameCB
 from bot.presenter.common import ChatView, burned_dice, last_play_event, point_label
 from bot.texts import t
 from engine import Phase
+from engine.positionid import encode
 from gameplay import Snapshot
 
 
-def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup | None:
-    """Buttons for the player who must act; Hint where the game allows hints."""
+def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup:
+    """Buttons for the player who must act; Hint where the game allows hints; for everybody,
+    the position ID one tap away (copied, not cluttering the caption)."""
+    rows, extra = _play_rows(snap, view)
+    pid = encode(snap.game.current_position)
+    extra.append(
+        InlineKeyboardButton(
+            text=t(view.lang, "btn_position_id"), copy_text=CopyTextButton(text=pid)
+        )
+    )
+    rows.append(extra)
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _play_rows(
+    snap: Snapshot, view: ChatView
+) -> tuple[list[list[InlineKeyboardButton]], list[InlineKeyboardButton]]:
+    """The rows of the mover's choices, and the last row's buttons (Why?, Hint)."""
     lang = view.lang
     game = snap.game
     gid, v = snap.row.game_id, snap.version
@@ -30,11 +48,11 @@ def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup | None:
         )
         if snap.match.is_over:
             rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])
-        return InlineKeyboardMarkup(inline_keyboard=rows)
+        return rows, []
     if actor is None:
-        return None
+        return rows, []
     if view.owner_user_id is not None and snap.user_ids.get(actor) != view.owner_user_id:
-        return None
+        return rows, []
     if game.phase is Phase.DOUBLE:
         rows.append(
             [
@@ -88,6 +106,4 @@ def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup | None:
         extra.append(btn(t(lang, "btn_why"), Act.WHY))
     if snap.hints and game.phase is Phase.MOVE and view.pick is None:
         extra.append(btn(t(lang, "btn_hint"), Act.HINT))
-    if extra:
-        rows.append(extra)
-    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+    return rows, extra

@@ -23,7 +23,8 @@ TEXTS: dict[str, str] = {
         "/why 13/7 — why that move is or is not legal in your game\n"
         "/lang ru|en — language\n\n"
         "The point numbers on the picture are yours: 24 is your farthest point, 1 the last "
-        "before bearing off, <code>bar</code> is the bar, <code>off</code> bears off."
+        "before bearing off, <code>bar</code> is the bar, <code>off</code> bears off. The plays "
+        "under a board, the opponent's too, are written in that picture's numbers."
     ),
     "lang_set": "Language: English 🇬🇧",
     "lang_usage": "Usage: /lang ru or /lang en",
@@ -111,6 +112,7 @@ TEXTS: dict[str, str] = {
     "cap_pass": "{name}: {dice} — no legal move, turn passed ({rule})",
     "cap_burn": "{name}: {dice} · {play} — {burned} forfeited ({rule})",
     "cap_forced": " (the only legal play — played automatically)",
+    "cap_forced_short": " (auto)",
     "cap_lot_long": "Lot: {a} {da}, {b} {db} — {first} plays white and moves first",
     "cap_lot_short": "Lot: {a} {da}, {b} {db} — {first} moves first with these numbers",
     "cap_to_move": "👉 To move: {name} {disc}",
@@ -123,7 +125,6 @@ TEXTS: dict[str, str] = {
     "cap_steps": "Played: {play}",
     "cap_pick": "Choose where to go from {point}:",
     "cap_done_hint": "The play is complete — tap “Done” or undo a step.",
-    "cap_id": "ID: <code>{pid}</code>",
     "cap_over": "🏆 <b>{name}</b> wins: {kind}, +{points}",
     "cap_match_over": "🏁 Match over: {name} wins {a}:{b}",
     "cap_next_game": "▶️ The next game has started — see the board below.",
@@ -152,6 +153,7 @@ TEXTS: dict[str, str] = {
     "record_note_long": "; long nardy: the same layout with long-nardy points",
     "record_note_short": "",
     "btn_why": "❓ Why?",
+    "btn_position_id": "🆔 Position ID",
     "btn_hint": "💡 Hint",
     "bar": "bar",
     "off": "off",

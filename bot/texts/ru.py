@@ -24,7 +24,8 @@ TEXTS: dict[str, str] = {
         "/lang ru|en — язык\n\n"
         "Номера пунктов на картинке — ваши: 24 — самый дальний пункт, 1 — последний перед "
         "выбросом; «бар» — шашки на баре, «выброс» — снять шашку с доски "
-        "(можно писать и <code>bar</code>, <code>off</code>)."
+        "(можно писать и <code>bar</code>, <code>off</code>). Ходы в подписи к доске "
+        "записаны номерами этой картинки, ходы соперника тоже."
     ),
     "lang_set": "Язык: русский 🇷🇺",
     "lang_usage": "Использование: /lang ru или /lang en",
@@ -111,6 +112,7 @@ TEXTS: dict[str, str] = {
     "cap_pass": "{name}: {dice} — ходов нет, ход пропущен ({rule})",
     "cap_burn": "{name}: {dice} · {play} — сгорело {burned} ({rule})",
     "cap_forced": " (единственный ход — сыгран автоматически)",
+    "cap_forced_short": " (авто)",
     "cap_lot_long": "Жребий: {a} {da}, {b} {db} — белые и первый ход: {first}",
     "cap_lot_short": "Жребий: {a} {da}, {b} {db} — первый ход этими числами: {first}",
     "cap_to_move": "👉 Ход: {name} {disc}",
@@ -123,7 +125,6 @@ TEXTS: dict[str, str] = {
     "cap_steps": "Сыграно: {play}",
     "cap_pick": "Выберите, куда пойти с {point}:",
     "cap_done_hint": "Ход собран — нажмите «Готово» или отмените шаг.",
-    "cap_id": "ID: <code>{pid}</code>",
     "cap_over": "🏆 <b>{name}</b> побеждает: {kind}, +{points}",
     "cap_match_over": "🏁 Матч окончен: {name} выигрывает {a}:{b}",
     "cap_next_game": "▶️ Следующая игра началась — доска ниже.",
@@ -152,6 +153,7 @@ TEXTS: dict[str, str] = {
     "record_note_long": "; длинные нарды — та же разметка с пунктами длинных нард",
     "record_note_short": "",
     "btn_why": "❓ Почему?",
+    "btn_position_id": "🆔 ID позиции",
     "btn_hint": "💡 Подсказка",
     "bar": "бар",
     "off": "выброс",
