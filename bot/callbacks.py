@@ -28,6 +28,8 @@ class Act(StrEnum):
     WHY = "w"  # explain the last forfeit / pass
     HINT = "h"
     VERIFY = "f"  # after the match: verify the dice (docs/fairness.md)
+    REPLAY = "A"  # the finished game's animated replay
+    RECORD = "F"  # the finished game's record as a .mat file
 
 
 class GameCB(CallbackData, prefix="g"):

@@ -10,13 +10,24 @@ from aiogram import Router
 def routers() -> list[Router]:
     """Every router, in the order updates try them: commands and buttons first, free text
     (moves, then questions about the rules) after them, and a tap nobody understood last."""
-    from bot.handlers import common, dice, fallback, lobby, play, rules, settings, stats
+    from bot.handlers import (
+        aftergame,
+        common,
+        dice,
+        fallback,
+        lobby,
+        play,
+        rules,
+        settings,
+        stats,
+    )
 
     return [
         common.router(),
         lobby.router(),
         play.router(),
         dice.router(),
+        aftergame.router(),
         stats.router(),
         settings.router(),
         rules.router(),

@@ -43,6 +43,9 @@ def _play_rows(
         )
 
     if game.phase is Phase.OVER:
+        rows.append(
+            [btn(t(lang, "btn_replay"), Act.REPLAY), btn(t(lang, "btn_record"), Act.RECORD)]
+        )
         if snap.match.is_over:
             rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])
             if snap.row.dice_seed_id is not None:

@@ -11,6 +11,7 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.app import App, build, register_commands
 from bot.callbacks import Act, GameCB
@@ -37,12 +38,18 @@ async def running_bot(
     seed: int = 1,
     ai_seed: int = 7,
     outbox: Outbox | None = None,
+    real_client_seeds: bool = False,
 ) -> AsyncIterator[Running]:
     """Build the bot against ``tg`` with database ``db`` (a SQLite path, or a
-    ``postgresql://`` URL) and poll until the block exits."""
+    ``postgresql://`` URL) and poll until the block exits.
+
+    Players' dice contributions normally come from their updates (ids and dates), so the dice
+    would change from run to run; unless ``real_client_seeds``, each contribution is fixed per
+    user, and the game's dice follow from ``seed`` alone (as they did before fair dice)."""
     where = (
         {"DATABASE_URL": db} if str(db).startswith("postgresql://") else {"DATABASE_PATH": str(db)}
     )
+    patched = {} if real_client_seeds else _fix_client_seeds()
     settings = Settings(BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, **where)  # type: ignore[call-arg]
     fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
     app = await build(settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast)
@@ -58,6 +65,25 @@ async def running_bot(
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(task, 5)
         await app.close()
+        for (module, name), original in patched.items():
+            setattr(module, name, original)
+
+
+def _fixed_client_seed(event: Any, update_id: int | None) -> str:
+    return f"test:user={event.from_user.id}"
+
+
+def _fix_client_seeds() -> dict[tuple[Any, str], Any]:
+    """Replace ``client_seed_of`` in every handler module that imported it; the originals."""
+    import bot.handlers.common
+    import bot.handlers.lobby
+    import bot.handlers.play
+
+    originals: dict[tuple[Any, str], Any] = {}
+    for module in (bot.handlers.common, bot.handlers.lobby, bot.handlers.play):
+        originals[(module, "client_seed_of")] = module.client_seed_of
+        module.client_seed_of = _fixed_client_seed  # type: ignore[attr-defined]
+    return originals
 
 
 def parse_cb(data: str) -> GameCB | None:

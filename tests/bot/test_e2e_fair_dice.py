@@ -56,7 +56,9 @@ async def test_group_game_commits_then_verifies(
         alice = tg.user(101, "Алиса", language_code="ru")
         bob = tg.user(102, "Bob", language_code="en")
         group = tg.group(-1001, "Нарды клуб", admins=[alice])
-        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=11) as run:
+        async with running_bot(
+            tg, tmp_path / "bot.sqlite3", seed=11, real_client_seeds=True
+        ) as run:
             await tg.wait_idle()
             await type_and_wait(tg, group, alice, "/new long")
             lobby = tg.last_bot_message(group)
@@ -117,7 +119,7 @@ async def test_game_against_the_computer_verifies_after_resigning(tmp_path: Path
     async with FakeTelegram(token="123456789:AAHfakeTokenForTheNardyBotTests_x9") as tg:
         eve = tg.user(201, "Eve", language_code="en")
         chat = tg.private_chat(eve)
-        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=2):
+        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=2, real_client_seeds=True):
             await tg.wait_idle()
             await type_and_wait(tg, chat, eve, "/new")
             await tg.tap_button(chat, eve, t("en", "btn_ai_long"))
