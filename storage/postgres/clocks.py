@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncpg
 
 from storage.models import ClockEvent, ClockUpdate, GameClock
-from storage.sqlite.clocks import next_due
+from storage.postgres.placeholders import numbered
+from storage.sqlite.clocks import OLD_CLOCK, UPSERT_CLOCK, clock_values, next_due
 from storage.sqlite.rows import CLOCK_COLUMNS, clock_from_row, to_us
 
 Conn = asyncpg.Connection
@@ -18,47 +19,17 @@ def _us(moment: object) -> int | None:
     return None if moment is None else to_us(moment)  # type: ignore[arg-type]
 
 
+_UPSERT_CLOCK = numbered(UPSERT_CLOCK)
+_OLD_CLOCK = numbered(OLD_CLOCK)
+
+
 async def set_clock(
     conn: Conn, game_id: int, game_version: int, clock: ClockUpdate, now: int
 ) -> GameClock:
-    """Write the clock of the move being played (the caller holds the game row's lock).
-
-    The reminder flag is kept while ``move_number`` stays the same; the timeout flag is kept
-    only if the deadline did not change either.
-    """
-    remind_at, deadline_at, abandon_at = (
-        _us(clock.remind_at),
-        _us(clock.deadline_at),
-        _us(clock.abandon_at),
-    )
-    old = await conn.fetchrow(
-        "SELECT move_number, deadline_at, reminded, timed_out FROM game_clocks WHERE game_id = $1",
-        game_id,
-    )
-    same_move = old is not None and old["move_number"] == clock.move_number
-    reminded = bool(same_move and old["reminded"])
-    timed_out = bool(same_move and old["timed_out"] and old["deadline_at"] == deadline_at)
-    row = await conn.fetchrow(
-        f"INSERT INTO game_clocks ({CLOCK_COLUMNS}, updated_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
-        "ON CONFLICT (game_id) DO UPDATE SET game_version = excluded.game_version, "
-        "move_number = excluded.move_number, on_clock_user_id = excluded.on_clock_user_id, "
-        "remind_at = excluded.remind_at, deadline_at = excluded.deadline_at, "
-        "abandon_at = excluded.abandon_at, reminded = excluded.reminded, "
-        "timed_out = excluded.timed_out, next_due_at = excluded.next_due_at, "
-        f"updated_at = excluded.updated_at RETURNING {CLOCK_COLUMNS}",
-        game_id,
-        game_version,
-        clock.move_number,
-        clock.on_clock_user_id,
-        remind_at,
-        deadline_at,
-        abandon_at,
-        int(reminded),
-        int(timed_out),
-        next_due(remind_at, reminded, deadline_at, timed_out, abandon_at),
-        now,
-    )
+    """Write the clock of the move being played (the caller holds the game row's lock); the
+    statement and the flags' rules are SQLite's (:func:`storage.sqlite.clocks.clock_values`)."""
+    old = await conn.fetchrow(_OLD_CLOCK, game_id)
+    row = await conn.fetchrow(_UPSERT_CLOCK, *clock_values(game_id, game_version, clock, old, now))
     return clock_from_row(row)
 
 

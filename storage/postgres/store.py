@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import itertools
-import re
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +26,7 @@ import asyncpg
 from storage.errors import ConstraintError, DatabaseError, StorageError
 from storage.postgres import clocks, dice, writes
 from storage.postgres.migrations import check_openable, migrate
+from storage.postgres.placeholders import numbered
 from storage.repository import Clock, SqlRepository
 from storage.settings import is_postgres_url, redact
 
@@ -43,24 +41,6 @@ DEFAULT_POOL_SIZE = 10
 #: How often a transaction the server aborted as a deadlock victim or serialisation failure is
 #: run again before the error is raised.
 TRANSIENT_RETRIES = 3
-
-
-_PLACEHOLDER = re.compile(r"\?(\d*)")
-
-
-@functools.lru_cache(maxsize=512)
-def numbered(sql: str) -> str:
-    """SQLite-style placeholders (``?`` in order, or ``?N``) as PostgreSQL's ``$N``.
-
-    The shared reads are written once with ``?``; no statement of ours has a ``?`` inside a
-    string literal.
-    """
-    counter = itertools.count(1)
-
-    def dollar(match: re.Match[str]) -> str:
-        return f"${match.group(1) or next(counter)}"
-
-    return _PLACEHOLDER.sub(dollar, sql)
 
 
 @contextlib.contextmanager

@@ -11,6 +11,7 @@ to date by every write, so the scheduler's query is one index lookup.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from storage.models import ClockEvent, ClockUpdate, GameClock
 from storage.sqlite.rows import CLOCK_COLUMNS, clock_from_row, to_us
@@ -35,10 +36,28 @@ def next_due(
     return min(pending) if pending else None
 
 
-def set_clock(
-    conn: sqlite3.Connection, game_id: int, game_version: int, clock: ClockUpdate, now: int
-) -> GameClock:
-    """Write the clock of the move being played.
+#: The clock upsert, in ``?`` placeholders (the PostgreSQL backend numbers them).
+UPSERT_CLOCK = (
+    f"INSERT INTO game_clocks ({CLOCK_COLUMNS}, updated_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (game_id) DO UPDATE SET game_version = excluded.game_version, "
+    "move_number = excluded.move_number, on_clock_user_id = excluded.on_clock_user_id, "
+    "remind_at = excluded.remind_at, deadline_at = excluded.deadline_at, "
+    "abandon_at = excluded.abandon_at, reminded = excluded.reminded, "
+    "timed_out = excluded.timed_out, next_due_at = excluded.next_due_at, "
+    f"updated_at = excluded.updated_at RETURNING {CLOCK_COLUMNS}"
+)
+
+#: The stored clock's fields that decide which flags survive an update.
+OLD_CLOCK = (
+    "SELECT move_number, deadline_at, reminded, timed_out FROM game_clocks WHERE game_id = ?"
+)
+
+
+def clock_values(
+    game_id: int, game_version: int, clock: ClockUpdate, old: Any, now: int
+) -> tuple[object, ...]:
+    """The arguments of :data:`UPSERT_CLOCK`, given the stored row ``old`` (or None).
 
     The reminder flag is kept while ``move_number`` stays the same (one reminder per move, even
     if the move's deadline is pushed back by a step entered); the timeout flag is kept only if
@@ -49,35 +68,31 @@ def set_clock(
         _us(clock.deadline_at),
         _us(clock.abandon_at),
     )
-    old = conn.execute(
-        "SELECT move_number, deadline_at, reminded, timed_out FROM game_clocks WHERE game_id = ?",
-        (game_id,),
-    ).fetchone()
     same_move = old is not None and old["move_number"] == clock.move_number
     reminded = bool(same_move and old["reminded"])
     timed_out = bool(same_move and old["timed_out"] and old["deadline_at"] == deadline_at)
+    return (
+        game_id,
+        game_version,
+        clock.move_number,
+        clock.on_clock_user_id,
+        remind_at,
+        deadline_at,
+        abandon_at,
+        int(reminded),
+        int(timed_out),
+        next_due(remind_at, reminded, deadline_at, timed_out, abandon_at),
+        now,
+    )
+
+
+def set_clock(
+    conn: sqlite3.Connection, game_id: int, game_version: int, clock: ClockUpdate, now: int
+) -> GameClock:
+    """Write the clock of the move being played (flags as :func:`clock_values` says)."""
+    old = conn.execute(OLD_CLOCK, (game_id,)).fetchone()
     row = conn.execute(
-        f"INSERT INTO game_clocks ({CLOCK_COLUMNS}, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (game_id) DO UPDATE SET game_version = excluded.game_version, "
-        "move_number = excluded.move_number, on_clock_user_id = excluded.on_clock_user_id, "
-        "remind_at = excluded.remind_at, deadline_at = excluded.deadline_at, "
-        "abandon_at = excluded.abandon_at, reminded = excluded.reminded, "
-        "timed_out = excluded.timed_out, next_due_at = excluded.next_due_at, "
-        f"updated_at = excluded.updated_at RETURNING {CLOCK_COLUMNS}",
-        (
-            game_id,
-            game_version,
-            clock.move_number,
-            clock.on_clock_user_id,
-            remind_at,
-            deadline_at,
-            abandon_at,
-            int(reminded),
-            int(timed_out),
-            next_due(remind_at, reminded, deadline_at, timed_out, abandon_at),
-            now,
-        ),
+        UPSERT_CLOCK, clock_values(game_id, game_version, clock, old, now)
     ).fetchone()
     return clock_from_row(row)
 
