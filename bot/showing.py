@@ -16,7 +16,7 @@ from bot.languages import Languages
 from bot.outbox import Outbox
 from bot.presenter import ChatView, board_view, mention, short_name
 from bot.texts import h, t
-from gameplay import GameService, Snapshot
+from gameplay import GameService, Refused, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class Shows:
     async def update(self, snap: Snapshot, *, actor_user_id: int | None) -> None:
         """Edit every board of the game to show ``snap``, start the next game of a match,
         and tell the person who must act now."""
-        self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
+        await self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
         targets = await self.boards.targets(snap.game_id)
         for target, message_id in targets:
             try:
@@ -71,6 +71,23 @@ class Shows:
             await self.show_new(snap.next_game, [t for t, _ in targets] or None)
             return
         await self.notify(snap, actor_user_id=actor_user_id)
+
+    async def refresh(self, game_id: int) -> None:
+        """Edit every board of the game to its stored state (after a redelivered update that
+        had been saved: the worker that saved it may not have shown it). Boards only: no
+        notice and no next game is sent from here, so a redelivery never doubles a message."""
+        try:
+            snap = await self.games.load(game_id, fresh=True)
+        except Refused:
+            return
+        await self.boards.shown(snap.game_id, snap.version)
+        for target, message_id in await self.boards.targets(snap.game_id):
+            try:
+                await self.boards.edit(
+                    snap.game_id, target, message_id, await self.board(snap, target)
+                )
+            except ChatGone as gone:
+                await self.blocked(snap, gone.target)
 
     async def pick(
         self, snap: Snapshot, target: Target, message_id: int, point: int | None

@@ -73,6 +73,11 @@ ORDER_OF_PLAY: dict[Reason, Refusal] = {
     Reason.WRONG_PHASE: Refusal.WRONG_PHASE,
 }
 DEFAULT_LEVEL = "medium"
+#: How often a typed action that lost a race is decided again on the newer state.
+ACT_RETRIES = 2
+#: Seconds a chat's settings or language, once read, are believed when other processes may
+#: change them (several workers on one database).
+SHARED_MAX_AGE = 5.0
 # A match to many points has more games; more than this is not a real match.
 MATCH_GAMES_LIMIT = 200
 
@@ -155,7 +160,15 @@ class Hints:
 
 
 class GameService:
-    """Game actions with per-game locks (one process) and optimistic versions (always)."""
+    """Game actions with per-game locks (one process) and optimistic versions (always).
+
+    ``sole_writer`` False: other processes write the same database (several bot workers on
+    PostgreSQL). The per-game lock then only orders this process's own actions; the stored
+    version is what serialises them all (a save from an older version fails, and the person is
+    told the board is outdated, never that it was applied twice). Every load reads the stored
+    row, so a game another worker moved on is seen at once; the cache still saves parsing its
+    state when the row's version is the remembered one.
+    """
 
     def __init__(
         self,
@@ -166,15 +179,18 @@ class GameService:
         players: Players | None = None,
         chats: Chats | None = None,
         cache_size: int = 4096,
+        sole_writer: bool = True,
     ) -> None:
         self.store = store
+        self.sole_writer = sole_writer
         self.rng = rng or random.SystemRandom()
         # Server seeds come from the OS's CSPRNG; a test that injects a seeded rng gets
         # reproducible seeds (and so reproducible fair dice) from it instead.
         self._server_seed = new_server_seed if rng is None else lambda: self.rng.randbytes(32)
         self.ai = ai
         self.players = players or Players(store)
-        self.chats = chats or Chats(store)
+        # Another worker may change a chat's settings: believe what was read for a few seconds.
+        self.chats = chats or Chats(store, max_age=None if sole_writer else SHARED_MAX_AGE)
         self.cache = GameCache(cache_size)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -211,7 +227,7 @@ class GameService:
 
     async def load(self, game_id: int, *, fresh: bool = False) -> Snapshot:
         """The game, from memory unless ``fresh``; Refused(GAME_NOT_FOUND) if there is none."""
-        cached = None if fresh else self.cache.get(game_id)
+        cached = None if fresh or not self.sole_writer else self.cache.get(game_id)
         if cached is not None:
             return await self.snapshot(*cached, remember=False)
         try:
@@ -403,9 +419,23 @@ class GameService:
         version: int | None = None,
         update_id: int | None = None,
     ) -> Outcome:
-        """:meth:`decide` and :meth:`commit` at once, for callers with nobody to answer early."""
-        decision = await self.decide(actor, action, game_id=game_id, version=version)
-        return await self.commit(decision, update_id=update_id)
+        """:meth:`decide` and :meth:`commit` at once, for callers with nobody to answer early.
+
+        An action without a version (a typed move: it means "on the game as it is now") that
+        loses a race to another writer is decided again on the newer state, a few times, rather
+        than refused as outdated; the engine judges it afresh, so it is applied once or refused
+        for a reason that holds now."""
+        for attempt in range(ACT_RETRIES + 1):
+            decision = await self.decide(actor, action, game_id=game_id, version=version)
+            try:
+                return await self.commit(decision, update_id=update_id)
+            except Refused as refused:
+                if version is not None or refused.refusal is not Refusal.OUTDATED:
+                    raise
+                if attempt == ACT_RETRIES:
+                    raise
+                log.info("game %s moved on under a typed action; deciding again", game_id)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def _settle(
         self,

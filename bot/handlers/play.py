@@ -146,6 +146,9 @@ async def act(
         except TelegramBadRequest as exc:  # e.g. too late: the board must still change
             log.warning("could not answer a tap in game %s: %s", callback_data.game, exc)
     if outcome.snap is None:
+        # Saved before: a redelivery, perhaps because the worker that saved it died before it
+        # showed the result. Show the stored game (boards only; the notice went or is lost).
+        await shows.refresh(callback_data.game)
         return
     if callback_data.a is Act.RESIGN_YES and isinstance(query.message, Message):
         confirm = query.message
@@ -281,6 +284,8 @@ async def typed(
         return
     if outcome.snap is not None:
         await shows.update(outcome.snap, actor_user_id=actor.user_id)
+    else:
+        await shows.refresh(snap.game_id)  # saved before (a redelivery): show it, as a tap does
 
 
 async def _reply_once(
