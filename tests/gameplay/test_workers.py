@@ -107,3 +107,39 @@ async def test_two_workers_racing_on_one_version_apply_it_once(
     after = await a.store.get_game(snap.game_id)
     assert after.version == before.version + 1
     assert after.move_count == before.move_count  # a step is not a move until Done
+
+
+async def test_the_clock_scheduler_is_safe_in_every_worker(postgres_url: str) -> None:
+    """Each worker runs its own scheduler (no leader to elect, none to lose): three schedulers
+    on three connections to one PostgreSQL database fire every due reminder exactly once."""
+    from datetime import timedelta
+
+    from gameplay.clocks import MoveClock
+    from gameplay.scheduler import ClockScheduler
+    from storage.postgres.store import PostgresStorage
+    from tests.gameplay.test_scheduler import FakeTime, Recorder, start_game
+    from tests.storage.conftest import ALICE as CLOCK_ALICE
+    from tests.storage.conftest import BORIS as CLOCK_BORIS
+    from tests.storage.conftest import GROUP as CLOCK_GROUP
+
+    time = FakeTime()
+    stores = [await PostgresStorage.open(postgres_url, clock=time) for _ in range(3)]
+    try:
+        await stores[0].upsert_user(CLOCK_ALICE, "Alice")
+        await stores[0].upsert_user(CLOCK_BORIS, "Boris")
+        await stores[0].upsert_chat(CLOCK_GROUP, "supergroup")
+        games = [await start_game(stores[0], time, MoveClock.MIN_5, thread=t) for t in range(30)]
+        time.moment += timedelta(minutes=3)
+        handlers = [Recorder() for _ in stores]
+        counts = await asyncio.gather(
+            *(
+                ClockScheduler(store, handler, time=time, batch=7).run_once()
+                for store, handler in zip(stores, handlers, strict=True)
+            )
+        )
+        reminded = sorted(g for h in handlers for kind, g, _ in h.events if kind == "remind")
+        assert reminded == sorted(g.game_id for g in games)
+        assert sum(counts) == 30
+    finally:
+        for store in stores:
+            await store.close()
