@@ -77,6 +77,7 @@ class ClockNotices:
         snap = await self._current(game_id, clock)
         if snap is None or clock.on_clock_user_id is None:
             return
+        await self.shows.refresh(snap)  # the boards count down to the time left now
 
         def words(lang: str, target: Target) -> tuple[str, None]:
             return reminder_text(lang, localized(snap, lang), group=not target.private), None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import storage
 from engine import Options
@@ -74,7 +74,7 @@ class Lobby:
             storage.NewInvitation(
                 inviter_id=inviter.user_id,
                 variant=variant,
-                expires_at=datetime.now(UTC) + self.invitation_ttl,
+                expires_at=self.games.clock() + self.invitation_ttl,
                 chat_id=None if link else place.chat_id,
                 thread_id=0 if link else place.thread_id,
                 invitee_id=invitee.user_id if invitee is not None else None,
