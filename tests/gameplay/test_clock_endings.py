@@ -327,3 +327,30 @@ async def test_a_game_nobody_touches_is_closed_as_abandoned(world: Clocked) -> N
     assert row.end_reason is storage.EndReason.INACTIVE
     for person in PEOPLE.values():
         assert (await world.store.get_rating(person.user_id, "long")).games == 0
+
+
+async def test_schedulers_of_two_processes_send_each_event_once(world: Clocked) -> None:
+    """Two bot processes (webhook workers) each run a scheduler on the same database: every
+    reminder and timeout reaches exactly one of them."""
+    snap = await world.game(MoveClock.MIN_5)
+    store2, games2 = await world.open_process()
+    first, second = Recorder(world.games), Recorder(games2)
+    schedulers = [
+        ClockScheduler(world.store, first, time=world.time),
+        ClockScheduler(store2, second, time=world.time),
+    ]
+    tasks = [asyncio.create_task(s.run()) for s in schedulers]
+    try:
+        while len(world.time.sleeps) < 2:  # both asleep after their first pass, at 0:00
+            await asyncio.sleep(0.01)
+        for _ in range(4):
+            await world.time.advance(minutes=2, seconds=31)
+            await asyncio.sleep(0.05)  # the other one's pass, too
+    finally:
+        for scheduler in schedulers:
+            scheduler.stop()
+        await asyncio.wait_for(asyncio.gather(*tasks), 10)
+        await store2.close()
+    events = first.events + second.events
+    late = mover(snap).user_id
+    assert sorted(events) == [("remind", late), ("timeout", late)]
