@@ -3,8 +3,9 @@
 The keyword matcher knows the words each topic's author thought of; players use many more
 («куча в углу» for the head, «сгорание костей», "my mate reckons you can skip"). About two
 thousand questions, each labelled with its topic or as off-topic — the tuning table, the
-development sets and the two blind sets that have been reported — teach a multinomial naive
-Bayes model which words, word pairs and index terms go with which topic. The matcher adds its
+development sets and the two blind sets that have been reported — and the sentences of every
+topic's own explanation teach a multinomial naive Bayes model which words, word families
+(first letters), word pairs and index terms go with which topic. The matcher adds its
 probabilities to the keyword scores (``teacher.matcher``).
 
 The model ships as word counts in ``teacher/data/question_model.json`` (a few hundred KB,
@@ -35,6 +36,10 @@ TEMPERATURE = 3.0
 """Naive Bayes multiplies evidence as if words were independent, so its probabilities are
 far too sure; dividing the log-probabilities by this spreads them to usable confidences."""
 
+PREFIX = 4
+"""A word's first letters stand for its family: сгорание, сгорать, сгорел; блокировать,
+блокада; выбросить, выброс — derivation, which lemmas and stems leave apart."""
+
 MODEL_FILE = "question_model.json"
 FORMAT_VERSION = 1
 
@@ -43,7 +48,8 @@ def features(
     tokens: Tokens, terms: Iterable[str], word_term: Callable[[str], str]
 ) -> frozenset[str]:
     """What the model sees of a question: the index terms the matcher found (typos already
-    corrected), each significant word's own term, adjacent word pairs, numbers and dice.
+    corrected), each significant word's own term and its first letters, adjacent word pairs,
+    numbers, dice and rule IDs.
 
     ``word_term`` reads one word (a lemma's stem in Russian, a stem in English).
     """
@@ -52,6 +58,8 @@ def features(
     for word in significant_words(tokens.words):
         term = "#" if script_of(word) == "num" else word_term(word)
         out.add("w:" + term)
+        if len(term) > PREFIX:
+            out.add("p:" + term[:PREFIX])
         if previous:
             out.add(f"b:{previous}_{term}")
         previous = term
