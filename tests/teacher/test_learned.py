@@ -33,10 +33,13 @@ def test_the_shipped_model_is_what_training_gives(train_script: ModuleType) -> N
     assert shipped == train_script.trained_json(), "run scripts/teacher_train.py"
 
 
-# Measured when the model was added (docs/knowledge.md): (questions, top-1, top-3, don't know)
+# (questions, top-1, top-3, wrong don't know), (off-topic, off-topic don't know), measured by
+# training on every other set (docs/knowledge.md). Blind set v3's row is its one blind
+# evaluation (the matcher frozen at commit 5b2aff8, before v3 was read), reproduced.
 HELD_OUT = {
-    "blind_set_v2.tsv": ({"ru": (291, 258, 275, 4), "en": (155, 140, 152, 0)}, (73, 72)),
-    "blind_set_v1.tsv": ({"ru": (275, 251, 271, 2), "en": (155, 147, 155, 0)}, (73, 69)),
+    "blind_set_v3.tsv": ({"ru": (265, 234, 255, 5), "en": (141, 124, 135, 1)}, (68, 62)),
+    "blind_set_v2.tsv": ({"ru": (291, 258, 277, 4), "en": (155, 138, 151, 0)}, (73, 72)),
+    "blind_set_v1.tsv": ({"ru": (275, 254, 272, 1), "en": (155, 152, 155, 0)}, (73, 72)),
 }
 
 
