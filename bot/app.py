@@ -38,6 +38,7 @@ from aiohttp import web
 
 import storage
 from bot.boards import Boards
+from bot.clock_events import ClockNotices
 from bot.config import Settings
 from bot.drawing import Painter
 from bot.handlers import routers
@@ -49,6 +50,7 @@ from bot.shared import RedisShared, SharedUnavailable
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
+from gameplay.scheduler import ClockScheduler, SystemTime, TimeSource
 from gameplay.service import SHARED_MAX_AGE
 from teacher import default_matcher
 
@@ -63,6 +65,7 @@ COMMANDS = (
     "board",
     "undo",
     "resign",
+    "abandon",
     "hint",
     "stats",
     "top",
@@ -121,10 +124,12 @@ class App:
     shows: Shows
     outbox: Outbox
     settings: Settings
+    clocks: ClockScheduler
     in_flight: InFlight = field(default_factory=InFlight)
     shared: RedisShared | None = None
     stopping: bool = False
     started: float = field(default_factory=time.monotonic)
+    _clock_task: asyncio.Task[None] | None = None
 
     @property
     def boards(self) -> Boards:
@@ -159,7 +164,26 @@ class App:
             report["status"] = "unhealthy"
         return healthy, report
 
+    def start_clocks(self) -> None:
+        """Run the move-clock scheduler (its first pass fires, once, whatever fell due while
+        the bot was down). Safe in several processes on one database: storage marks every
+        event before it is sent, and only the process that marked it sends it."""
+        if self._clock_task is None:
+            self._clock_task = asyncio.create_task(self.clocks.run(), name="move clocks")
+
+    async def stop_clocks(self) -> None:
+        """Stop the scheduler and wait for the event it is firing, if any."""
+        task, self._clock_task = self._clock_task, None
+        if task is None:
+            return
+        self.clocks.stop()
+        try:
+            await asyncio.wait_for(task, timeout=10)
+        except TimeoutError:
+            log.warning("the clock scheduler did not stop in time; cancelled")
+
     async def close(self) -> None:
+        await self.stop_clocks()
         await self.boards.painter.close()
         await self.store.close()
         if self.shared is not None:
@@ -245,8 +269,12 @@ async def build(
     rng: object | None = None,
     ai_seed: int | None = None,
     outbox: Outbox | None = None,
+    time: TimeSource | None = None,
 ) -> App:
-    store = await storage.open_storage(settings.database)
+    """The bot's objects; ``time`` is the one clock of the store, the games and the move-clock
+    scheduler (tests pass one they advance)."""
+    time = time or SystemTime()
+    store = await storage.open_storage(settings.database, clock=time.now)
     bot = bot or make_bot(settings)
     shared = None
     if settings.redis_url is not None:
@@ -263,7 +291,14 @@ async def build(
     elif shared is not None and outbox.shared is None:
         outbox.shared = shared
     sole = settings.sole_writer
-    games = GameService(store, rng=rng, ai=ComputerPlayers(seed=ai_seed), sole_writer=sole)  # type: ignore[arg-type]
+    games = GameService(
+        store,
+        rng=rng,  # type: ignore[arg-type]
+        ai=ComputerPlayers(seed=ai_seed),
+        clock=time.now,
+        abandon_after=timedelta(days=settings.abandon_after_days),
+        sole_writer=sole,
+    )
     lobby = Lobby(games, invitation_ttl=timedelta(hours=settings.invitation_ttl_hours))
     langs = Languages(games.players, games.chats, max_age=None if sole else SHARED_MAX_AGE)
     painter = Painter(settings.render_processes)
@@ -273,8 +308,20 @@ async def build(
     answered = AnsweredQueries()
     bot.session.middleware(answered)
     dp["answered"] = answered
+    scheduler = ClockScheduler(store, ClockNotices(games, shows), time=time)
+    games.on_clock_written = scheduler.wake_by
     return App(
-        bot, dp, store, games, lobby, shows, outbox, settings, dp["in_flight"], shared=shared
+        bot,
+        dp,
+        store,
+        games,
+        lobby,
+        shows,
+        outbox,
+        settings,
+        scheduler,
+        dp["in_flight"],
+        shared=shared,
     )
 
 
@@ -322,6 +369,7 @@ async def run(settings: Settings, *, outbox: Outbox | None = None) -> None:
         # Expiring invitations and pruning old update ids are idempotent statements: every
         # worker may run them (two at once do the work once).
         keeper = asyncio.create_task(housekeeping(app))
+        app.start_clocks()
         try:
             if settings.use_webhook:
                 await _run_webhook(app)

@@ -221,7 +221,14 @@ class Boards:
         await self.outbox.shown(game_id, version)
 
     async def notice(
-        self, game_id: int, version: int, target: Target, text: str, reply_to: int | None
+        self,
+        game_id: int,
+        version: int,
+        target: Target,
+        text: str,
+        reply_to: int | None,
+        *,
+        reply_markup: InlineKeyboardMarkup | None = None,
     ) -> None:
         """Post a short notice (under the board) and delete the game's previous notice in
         that chat, so a chat keeps at most one. Skipped if the game has been shown at a newer
@@ -240,6 +247,7 @@ class Boards:
                     message_thread_id=target.thread_id or None,
                     reply_to_message_id=reply_to,
                     allow_sending_without_reply=True,
+                    reply_markup=reply_markup,
                 ),
                 skip=lambda: self.outbox.moved_on(game_id, version),
             )
@@ -255,6 +263,19 @@ class Boards:
                     lambda m=m: self.bot.delete_message(m.chat_id, m.message_id),
                     kind="edit",
                 )
+
+    # ---- explanations ("Why?") ----------------------------------------------------------
+
+    async def explanation_in(self, game_id: int, target: Target) -> int | None:
+        """The message explaining the game's last forfeit in a chat, if one was posted."""
+        for m in await self.messages(game_id):
+            if m.kind == "why" and (m.chat_id, m.thread_id) == (target.chat_id, target.thread_id):
+                return m.message_id
+        return None
+
+    async def keep_explanation(self, game_id: int, target: Target, message_id: int) -> None:
+        """Remember the game's explanation message in a chat (one per chat, like a notice)."""
+        await self._keep(game_id, target, message_id, "why")
 
     async def tell(self, chat_id: int, text: str) -> None:
         """A plain message to a chat, if it can still be reached."""

@@ -148,7 +148,7 @@ async def act(
     if outcome.snap is None:
         # Saved before: a redelivery, perhaps because the worker that saved it died before it
         # showed the result. Show the stored game (boards only; the notice went or is lost).
-        await shows.refresh(callback_data.game)
+        await shows.show_stored(callback_data.game)
         return
     if callback_data.a is Act.RESIGN_YES and isinstance(query.message, Message):
         confirm = query.message
@@ -214,8 +214,9 @@ async def rematch(
     )
 
 
-async def why(query: CallbackQuery, lang: str, snap: Snapshot) -> None:
-    """Explain the last pass or forfeited die with the rule and its topic."""
+async def why(query: CallbackQuery, lang: str, snap: Snapshot, shows: Shows) -> None:
+    """Explain the last pass or forfeited die with the rule and its topic (one explanation
+    message per game in a chat, edited on later taps: ``send_topic_for_rule``)."""
     event = last_play_event(snap.game)
     if event is None or not (event.kind == "pass" or burned_dice(event)):
         await query.answer(t(lang, "outdated"))
@@ -225,7 +226,7 @@ async def why(query: CallbackQuery, lang: str, snap: Snapshot) -> None:
     if isinstance(query.message, Message):
         from bot.handlers.rules import send_topic_for_rule
 
-        await send_topic_for_rule(query.message, lang, rule, snap=snap)
+        await send_topic_for_rule(query.message, lang, rule, snap, shows.boards)
 
 
 async def hint_button(
@@ -285,7 +286,7 @@ async def typed(
     if outcome.snap is not None:
         await shows.update(outcome.snap, actor_user_id=actor.user_id)
     else:
-        await shows.refresh(snap.game_id)  # saved before (a redelivery): show it, as a tap does
+        await shows.show_stored(snap.game_id)  # saved before (a redelivery): show it, as a tap does
 
 
 async def _reply_once(
