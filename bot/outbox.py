@@ -205,11 +205,11 @@ class Outbox:
             )
 
     def _new_budget(self, chat_id: int, kind: str) -> Limiter:
-        if chat_id > 0:
-            return Budget(*self._private)
-        if kind == "send":
-            return Window(*self._group_send)
-        return Budget(*self._group_edit)
+        """This process's budget of the shape :meth:`_spec` names (one source for both)."""
+        _, spec = self._spec(chat_id, kind)
+        if spec.kind == "window":
+            return Window(int(spec.limit), spec.seconds)
+        return Budget(spec.limit, spec.rate)
 
     def _sweep(self) -> None:
         """Forget the budgets of chats quiet for a while (a new one starts full, which is

@@ -106,7 +106,7 @@ class Shows:
     async def refresh(self, snap: Snapshot) -> None:
         """Edit every board's caption and buttons, not its picture (the position is the
         same): the move clock ran out, or the game ended without a move."""
-        self.boards.shown(snap.game_id, snap.version)
+        await self.boards.shown(snap.game_id, snap.version)
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
                 board = await self.board(snap, target)
