@@ -130,12 +130,13 @@ class Mistake:
         return self.decision.error
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerReview:
-    side: Side
+class Rated:
+    """The error rate and label of a player's ``decisions`` and ``total_error`` (a review
+    just computed, or one stored and read back)."""
+
+    __slots__ = ()
     decisions: int
     total_error: float
-    mistakes: tuple[Mistake, ...]
 
     @property
     def error_rate(self) -> float:
@@ -145,6 +146,14 @@ class PlayerReview:
     @property
     def label(self) -> Label:
         return label_for(self.error_rate)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReview(Rated):
+    side: Side
+    decisions: int
+    total_error: float
+    mistakes: tuple[Mistake, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +408,7 @@ __all__ = [
     "Label",
     "Mistake",
     "PlayerReview",
+    "Rated",
     "Why",
     "explain",
     "label_for",

@@ -37,6 +37,8 @@ from bot.session import AnsweredQueries, ApiSession
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
+from gameplay.archive import Archive
+from gameplay.reviews import Reviews
 from teacher import default_matcher
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,8 @@ COMMANDS = (
     "hint",
     "stats",
     "top",
+    "review",
+    "history",
     "rules",
     "why",
     "settings",
@@ -73,12 +77,14 @@ class App:
     shows: Shows
     outbox: Outbox
     settings: Settings
+    reviews: Reviews
 
     @property
     def boards(self) -> Boards:
         return self.shows.boards
 
     async def close(self) -> None:
+        await self.reviews.close()
         await self.boards.painter.close()
         await self.store.close()
         await self.bot.session.close()
@@ -101,6 +107,7 @@ def make_dispatcher(
     shows: Shows,
     langs: Languages,
     settings: Settings,
+    reviews: Reviews | None = None,
 ) -> Dispatcher:
     """The dispatcher with the objects handlers ask for by name, the middlewares (see
     :mod:`bot.middlewares`) and the routers."""
@@ -111,6 +118,8 @@ def make_dispatcher(
         langs=langs,
         outbox=shows.outbox,
         settings=settings,
+        archive=Archive(games.store),
+        reviews=reviews or Reviews(games.store),
     )
     dp.update.outer_middleware(Updates())
     context = Context(games, langs)
@@ -170,11 +179,12 @@ async def build(
     painter = Painter(settings.render_processes)
     await painter.start()
     shows = Shows(Boards(bot, store, outbox, painter), games, langs)
-    dp = make_dispatcher(games, lobby, shows, langs, settings)
+    reviews = Reviews(store)
+    dp = make_dispatcher(games, lobby, shows, langs, settings, reviews)
     answered = AnsweredQueries()
     bot.session.middleware(answered)
     dp["answered"] = answered
-    return App(bot, dp, store, games, lobby, shows, outbox, settings)
+    return App(bot, dp, store, games, lobby, shows, outbox, settings, reviews)
 
 
 async def register_commands(bot: Bot) -> None:

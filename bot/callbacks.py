@@ -30,6 +30,7 @@ class Act(StrEnum):
     VERIFY = "f"  # after the match: verify the dice (docs/fairness.md)
     REPLAY = "A"  # the finished game's animated replay
     RECORD = "F"  # the finished game's record as a .mat file
+    REVIEW = "E"  # the computer's review of the finished game
 
 
 class GameCB(CallbackData, prefix="g"):

@@ -460,7 +460,8 @@ class Storage(abc.ABC):
         """Ask to compute the game's review, as worker ``owner``, for at most ``lease``.
 
         Returns the review row: running and owned by ``owner`` when the claim succeeded (no
-        review yet, or a running one whose lease has ended); otherwise the row as it stands —
+        review yet, ``owner``'s own claim renewed, or a running one whose lease has ended);
+        otherwise the row as it stands —
         done (use it), or running under another worker's lease (wait for it).
         :class:`~storage.errors.NotFoundError` if the game does not exist.
         """

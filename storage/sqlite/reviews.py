@@ -3,8 +3,9 @@ PostgreSQL backend through :func:`storage.postgres.placeholders.numbered`), the 
 and the transaction bodies.
 
 A review is claimed with a lease: the first worker to ask inserts a ``running`` row naming
-itself; another asking meanwhile gets that row back and waits for it; once the lease has run
-out (its worker died, the bot restarted) the next to ask takes the row over. The claim is one
+itself and renews the lease by claiming again while it computes; another asking meanwhile
+gets that row back and waits for it; once the lease has run out (its worker died, the bot
+restarted) the next to ask takes the row over. The claim is one
 upsert whose ``WHERE`` holds the take-over rule, so both databases decide it atomically.
 """
 
@@ -22,14 +23,16 @@ REVIEW_COLUMNS = (
     "black_decisions, black_error, created_at, updated_at"
 )
 
-#: Claim: a new running row, or take over a running one whose lease has ended; no row back
-#: when the review is done or another worker's lease still runs.
+#: Claim: a new running row, a renewal of the owner's own lease, or the take-over of a
+#: running row whose lease has ended; no row back when the review is done or another
+#: worker's lease still runs.
 CLAIM_REVIEW = (
     "INSERT INTO game_reviews (game_id, status, owner, lease_until, created_at, updated_at) "
     "VALUES (?1, 'running', ?2, ?3, ?4, ?4) "
     "ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, "
     "lease_until = excluded.lease_until, updated_at = excluded.updated_at "
-    "WHERE game_reviews.status = 'running' AND game_reviews.lease_until <= excluded.updated_at "
+    "WHERE game_reviews.status = 'running' AND (game_reviews.owner = excluded.owner "
+    "OR game_reviews.lease_until <= excluded.updated_at) "
     f"RETURNING {REVIEW_COLUMNS}"
 )
 

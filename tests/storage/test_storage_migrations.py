@@ -192,7 +192,8 @@ async def test_upgrade_from_every_earlier_version_keeps_data(tmp_path: Path, sta
             backfilled = await store.get_clock(1)
             if start < 7:
                 assert backfilled is not None and backfilled.deadline_at is None
-                assert backfilled.abandon_at == backfilled.next_due_at == from_us(US) + timedelta(30)
+                due = from_us(US) + timedelta(30)
+                assert backfilled.abandon_at == backfilled.next_due_at == due
             # migration 8: reviews start empty
             assert await store.get_review(1) is None
             assert game.dice_seed_id == (3 if start >= 5 else None)

@@ -56,6 +56,18 @@ async def test_the_first_claim_runs_a_second_waits_and_the_result_is_kept(
     assert late == done == await people.get_review(game.game_id)
 
 
+async def test_the_owner_renews_its_lease_by_claiming_again(
+    people: Storage, clock: FakeClock
+) -> None:
+    game = await finished_game(people)
+    await people.claim_review(game.game_id, "a", LEASE)
+    clock.advance(seconds=60)
+    renewed = await people.claim_review(game.game_id, "a", LEASE)
+    assert (renewed.owner, renewed.lease_until) == ("a", clock.now + LEASE)
+    clock.advance(seconds=LEASE.total_seconds() - 1)
+    assert (await people.claim_review(game.game_id, "b", LEASE)).owner == "a"
+
+
 async def test_a_claim_whose_lease_ran_out_is_taken_over(people: Storage, clock: FakeClock) -> None:
     """The bot restarted in the middle of a review: after the lease, the next request runs it."""
     game = await finished_game(people)
