@@ -162,6 +162,7 @@ class GameReview:
     players: dict[Side, PlayerReview]
     decisions: tuple[Decision, ...]
     complete: bool = True  # False: the time limit stopped the review before the game's end
+    cpu_seconds: float = 0.0  # CPU time the review took (``time.process_time``)
 
 
 class _Valuer:
@@ -225,7 +226,8 @@ def review_game(
         if decision is not None:
             decisions.append(decision)
     players = {side: _player_review(side, decisions, variant, opts) for side in Side}
-    return GameReview(variant, players, tuple(decisions), complete)
+    spent = time.process_time() - started
+    return GameReview(variant, players, tuple(decisions), complete, spent)
 
 
 def _judge(

@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import secrets
 import socket
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -243,6 +244,8 @@ class Reviews:
         self.lease = lease
         self._tasks: dict[int, asyncio.Task[Review | None]] = {}
         self.computed = 0  # reviews this process computed (for tests and figures)
+        # the worker's CPU time of the latest reviews, in order (for figures)
+        self.cpu_seconds: deque[float] = deque(maxlen=1000)
 
     def request(self, game_id: int) -> tuple[ReviewStart, asyncio.Task[Review | None]]:
         """Start getting ``game_id``'s review, or join the request already running here.
@@ -289,21 +292,28 @@ class Reviews:
             await asyncio.sleep(POLL_EVERY)
 
     async def _run(self, game: storage.Game) -> Review:
-        match = Match.from_json(game.state)
-        current = match.current
+        """Compute, store and return the review of ``game`` (this process holds its claim;
+        the claim is given back if anything fails, so the next request starts afresh)."""
         renewing = asyncio.create_task(self._renew(game.game_id))
         try:
-            loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(
-                self._pool(),
-                _compute,
-                tuple(current.history),
-                str(match.variant_name),
-                match.options,
+            match = Match.from_json(game.state)
+            computed = await self._in_worker(match)
+            log.info(
+                "reviewed game %s: %d decisions in %.2f s CPU%s",
+                game.game_id,
+                len(computed.decisions),
+                computed.cpu_seconds,
+                "" if computed.complete else " (stopped at the time limit)",
             )
-            computed = await asyncio.wait_for(future, MAX_WAIT_SECONDS)
+            review = summarize(game.game_id, computed)
+            white, black = review.players[Side.WHITE], review.players[Side.BLACK]
+            row = await self.store.finish_review(
+                game.game_id,
+                review.to_json(),
+                storage.ReviewTotals(white.decisions, white.total_error),
+                storage.ReviewTotals(black.decisions, black.total_error),
+            )
         except BaseException:
-            self._reset_pool_after_failure()
             with contextlib.suppress(storage.StorageError):
                 await self.store.release_review(game.game_id, self.owner)
             raise
@@ -311,17 +321,23 @@ class Reviews:
             renewing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewing
-        review = summarize(game.game_id, computed)
-        white, black = review.players[Side.WHITE], review.players[Side.BLACK]
-        row = await self.store.finish_review(
-            game.game_id,
-            review.to_json(),
-            storage.ReviewTotals(white.decisions, white.total_error),
-            storage.ReviewTotals(black.decisions, black.total_error),
-        )
         self.computed += 1
+        self.cpu_seconds.append(computed.cpu_seconds)
         assert row.summary is not None
         return Review.from_json(game.game_id, row.summary)
+
+    async def _in_worker(self, match: Match) -> GameReview:
+        """The review computed by the worker process, within :data:`MAX_WAIT_SECONDS`."""
+        loop = asyncio.get_running_loop()
+        history = tuple(match.current.history)
+        future = loop.run_in_executor(
+            self._pool(), _compute, history, str(match.variant_name), match.options
+        )
+        try:
+            return await asyncio.wait_for(future, MAX_WAIT_SECONDS)
+        except (TimeoutError, asyncio.CancelledError, concurrent.futures.BrokenExecutor):
+            self._reset_pool_after_failure()
+            raise
 
     async def _renew(self, game_id: int) -> None:
         while True:
