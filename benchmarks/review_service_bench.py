@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
 import statistics
 import sys
@@ -57,24 +58,23 @@ class Ticker:
     async def stop(self) -> list[float]:
         assert self._task is not None
         self._task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self._task
-        except asyncio.CancelledError:
-            pass
         return self.lags
 
 
 def describe(lags: list[float]) -> str:
     ms = sorted(1000 * x for x in lags)
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
-    return f"{len(ms)} ticks, median {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms"
+    median = statistics.median(ms)
+    return f"{len(ms)} ticks, median {median:.1f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms"
 
 
 async def store_games(
     store: storage.Storage, variant: str, games: list[tuple[list[Event], Match]]
 ) -> list[int]:
     ids = []
-    for history, match in games:
+    for _, match in games:
         row = await store.create_game(
             storage.NewGame(
                 variant=variant, chat_id=-1, white_user_id=1, black_user_id=2, state=match.to_json()
@@ -83,7 +83,8 @@ async def store_games(
         result = match.current.result
         assert result is not None
         winner = storage.Colour(result.winner.label)
-        await store.finish_game(row.game_id, 1, match.to_json(), storage.GameResult(winner, "oin", 1))
+        final = storage.GameResult(winner, "oin", 1)
+        await store.finish_game(row.game_id, 1, match.to_json(), final)
         ids.append(row.game_id)
     return ids
 
@@ -142,7 +143,8 @@ async def bench(games: int, deadline: float) -> None:
             started = time.perf_counter()
             _, task = reviews.request(ids[0])
             await task
-            print(f"  a stored review fetched again: {1000 * (time.perf_counter() - started):.1f} ms")
+            fetched = 1000 * (time.perf_counter() - started)
+            print(f"  a stored review fetched again: {fetched:.1f} ms")
             if variant == "long":
                 sizes, spent = [], []
                 for history, _ in played[:done]:
