@@ -290,6 +290,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         8,
         SQLITE_MIGRATIONS[7].description,
         (
+            *SQLITE_MIGRATIONS[7].statements[:-1],  # plain SQL both speak
+            """
+            CREATE TABLE inline_messages_lost (
+                inline_message_id TEXT   PRIMARY KEY,
+                lost_at           BIGINT NOT NULL
+            )
+            """,
+        ),
+    ),
+    Migration(
+        9,
+        SQLITE_MIGRATIONS[8].description,
+        (
             """
             CREATE TABLE game_reviews (
                 game_id         BIGINT PRIMARY KEY
