@@ -362,12 +362,16 @@ class Reviews:
         executor.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
-        """Stop the running requests and the worker process."""
-        for task in list(self._tasks.values()):
+        """Stop the running requests (their claims are given back) and the worker process;
+        a review still being computed is not waited for."""
+        running = list(self._tasks.values())
+        for task in running:
             task.cancel()
-        for task in list(self._tasks.values()):
+        for task in running:
             with contextlib.suppress(BaseException):
                 await task
+        if running:
+            self._reset_pool_after_failure()
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)

@@ -95,7 +95,8 @@ async def test_two_processes_compute_one_review_and_only_its_own_sends_it(store)
     )
     try:
         _, mine = here.request(game_id)
-        await asyncio.sleep(0)  # this one claims first
+        while await store.get_review(game_id) is None:  # this one claims first
+            await asyncio.sleep(0.01)
         _, theirs = there.request(game_id)
         results = await asyncio.gather(mine, theirs)
     finally:
@@ -133,3 +134,16 @@ async def test_a_failed_review_gives_its_claim_back(store) -> None:
     finally:
         await reviews.close()
     assert await store.get_review(row.game_id) is None
+
+
+async def test_closing_in_the_middle_of_a_review_gives_its_claim_back(store) -> None:
+    """A bot stopping while it reviews leaves no claim behind: asked again after the
+    restart, the review starts at once instead of waiting for the lease."""
+    game_id, _ = await _finished(store, seed=5)
+    reviews = Reviews(store)
+    _, task = reviews.request(game_id)
+    while await store.get_review(game_id) is None:
+        await asyncio.sleep(0.01)
+    await reviews.close()
+    assert task.cancelled()
+    assert await store.get_review(game_id) is None
