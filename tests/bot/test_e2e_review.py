@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import random
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -16,8 +17,9 @@ from pathlib import Path
 from PIL import Image
 
 from bot.texts import t
-from tests.bot.harness import current_board, running_bot, type_and_wait
+from tests.bot.harness import active_match, current_board, running_bot, type_and_wait
 from tests.bot.test_e2e_aftergame import finish_a_game_against_the_computer
+from tests.bot.test_e2e_games import drive_game
 from tests.fake_telegram import FakeTelegram
 
 TOKEN = "123456789:AAHfakeTokenForTheNardyBotTests_x9"
@@ -176,3 +178,55 @@ async def test_review_of_a_game_still_being_played_is_refused(tmp_path: Path) ->
             assert tg.last_bot_message(chat).text == t("ru", "review_not_here", game="99999")
             await type_and_wait(tg, chat, vera, "/history")
             assert tg.last_bot_message(chat).text == t("ru", "history_empty")
+
+
+async def test_review_of_a_long_game_in_a_group_tapped_by_both_players(tmp_path: Path) -> None:
+    """A long-nardy game between two people in a group: both tap «Разбор» at once and the
+    group gets one review of both (long nardy's reasons, pictures from each mover's side)."""
+    async with FakeTelegram(token=TOKEN) as tg:
+        alice = tg.user(101, "Алиса", language_code="ru")
+        bob = tg.user(102, "Bob", language_code="en")
+        group = tg.group(-1001, "Нарды клуб", admins=[alice])
+        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=3) as run:
+            await tg.wait_idle()
+            await type_and_wait(tg, group, alice, "/new long")
+            mark = tg.mark()
+            await tg.tap_button(group, bob, "✋ Присоединиться")
+            await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            players = {101: alice, 102: bob}
+            snap = await active_match(run.app, group.id, alice.id)
+            await drive_game(
+                tg,
+                run.app,
+                {-1001: group},
+                players,
+                game_chat=-1001,
+                rng=random.Random(5),
+                typed_every=1,
+            )
+            final = current_board(tg, group)
+            label = t("ru", "btn_review")
+            mark = tg.mark()
+            await tg.tap_button(group, alice, label, message_id=final.message_id)
+            bobs = await tg.tap_button(group, bob, label, message_id=final.message_id)
+            review = None
+            deadline = time.monotonic() + 120
+            while review is None:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.2)
+                review = await run.app.reviews.stored(snap.game_id)
+            pictures = sum(len(p.mistakes) for p in review.players.values())
+            await _wait_for_review(tg, group, mark, "Разбор партии", pictures)
+            summaries = [x for x in _texts_since(tg, group, mark, "sendMessage") if "Разбор" in x]
+            assert len(summaries) == 1 and run.app.reviews.computed == 1
+            assert "Алиса" in summaries[0] and "Bob" in summaries[0]
+            assert "длинные нарды" in summaries[0]
+            answers = [
+                c.params.get("text")
+                for c in tg.calls("answerCallbackQuery")
+                if c.params.get("callback_query_id") == bobs
+            ]
+            assert answers == [t("ru", "review_running")]
+            assert len(_texts_since(tg, group, mark, "sendPhoto")) == pictures
+            tg.save_transcript(tmp_path / "group-review-transcript.txt", group)
