@@ -50,6 +50,8 @@ from bot.shared import RedisShared, SharedUnavailable
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
+from gameplay.archive import Archive
+from gameplay.reviews import Reviews
 from gameplay.scheduler import ClockScheduler, SystemTime, TimeSource
 from gameplay.service import SHARED_MAX_AGE
 from teacher import default_matcher
@@ -69,6 +71,8 @@ COMMANDS = (
     "hint",
     "stats",
     "top",
+    "review",
+    "history",
     "rules",
     "why",
     "settings",
@@ -125,6 +129,7 @@ class App:
     outbox: Outbox
     settings: Settings
     clocks: ClockScheduler
+    reviews: Reviews
     in_flight: InFlight = field(default_factory=InFlight)
     shared: RedisShared | None = None
     stopping: bool = False
@@ -184,6 +189,7 @@ class App:
 
     async def close(self) -> None:
         await self.stop_clocks()
+        await self.reviews.close()
         await self.boards.painter.close()
         await self.store.close()
         if self.shared is not None:
@@ -208,6 +214,7 @@ def make_dispatcher(
     shows: Shows,
     langs: Languages,
     settings: Settings,
+    reviews: Reviews | None = None,
 ) -> Dispatcher:
     """The dispatcher with the objects handlers ask for by name, the middlewares (see
     :mod:`bot.middlewares`) and the routers."""
@@ -218,6 +225,8 @@ def make_dispatcher(
         langs=langs,
         outbox=shows.outbox,
         settings=settings,
+        archive=Archive(games.store),
+        reviews=reviews or Reviews(games.store),
     )
     dp["in_flight"] = in_flight = InFlight()
     dp.update.outer_middleware(in_flight)
@@ -304,7 +313,8 @@ async def build(
     painter = Painter(settings.render_processes)
     await painter.start()
     shows = Shows(Boards(bot, store, outbox, painter, sole_writer=sole), games, langs)
-    dp = make_dispatcher(games, lobby, shows, langs, settings)
+    reviews = Reviews(store)
+    dp = make_dispatcher(games, lobby, shows, langs, settings, reviews)
     answered = AnsweredQueries()
     bot.session.middleware(answered)
     dp["answered"] = answered
@@ -320,6 +330,7 @@ async def build(
         outbox,
         settings,
         scheduler,
+        reviews,
         dp["in_flight"],
         shared=shared,
     )
