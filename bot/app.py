@@ -30,6 +30,7 @@ from bot.boards import Boards
 from bot.config import Settings
 from bot.drawing import Painter
 from bot.handlers import routers
+from bot.inline_boards import InlineBoards
 from bot.languages import Languages
 from bot.middlewares import Claim, Context, GameTap, Updates
 from bot.outbox import Outbox
@@ -37,6 +38,7 @@ from bot.session import AnsweredQueries, ApiSession
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
+from gameplay.inline import InlineChallenges
 from teacher import default_matcher
 
 log = logging.getLogger(__name__)
@@ -111,6 +113,7 @@ def make_dispatcher(
         langs=langs,
         outbox=shows.outbox,
         settings=settings,
+        challenges=InlineChallenges(lobby),
     )
     dp.update.outer_middleware(Updates())
     context = Context(games, langs)
@@ -169,7 +172,8 @@ async def build(
     langs = Languages(games.players, games.chats)
     painter = Painter(settings.render_processes)
     await painter.start()
-    shows = Shows(Boards(bot, store, outbox, painter), games, langs)
+    inline = InlineBoards(bot, outbox, painter, media_chat_id=settings.media_chat_id)
+    shows = Shows(Boards(bot, store, outbox, painter), games, langs, inline)
     dp = make_dispatcher(games, lobby, shows, langs, settings)
     answered = AnsweredQueries()
     bot.session.middleware(answered)
@@ -185,6 +189,20 @@ async def register_commands(bot: Bot) -> None:
             await bot.set_my_commands(commands, scope=scope, language_code=lang)
     commands = [BotCommand(command=c, description=t("ru", f"cmd_{c}")) for c in COMMANDS]
     await bot.set_my_commands(commands, scope=BotCommandScopeDefault())
+
+
+async def check_inline_mode(bot: Bot) -> bool:
+    """Say in the log, with the BotFather steps, when inline mode is off (challenges typed as
+    ``@bot`` in any chat then do nothing); True when it is on."""
+    me = await bot.me()
+    if not me.supports_inline_queries:
+        log.warning(
+            "inline mode is off: @%s cannot be challenged from other chats. Turn it on in "
+            "@BotFather: /setinline, choose the bot, send a placeholder such as 'game'; and "
+            "/setinlinefeedback -> Enabled (100%%) so posted challenges are never reused",
+            me.username,
+        )
+    return bool(me.supports_inline_queries)
 
 
 def settle_memory() -> None:
@@ -214,6 +232,7 @@ async def run(settings: Settings) -> None:
     app = await build(settings)
     try:
         await register_commands(app.bot)
+        await check_inline_mode(app.bot)
         await asyncio.to_thread(default_matcher)  # the rules matcher's index, ~0.15 s, once
         settle_memory()
         keeper = asyncio.create_task(housekeeping(app))

@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     webhook_path: str = Field("/telegram/webhook", alias="WEBHOOK_PATH")
     invitation_ttl_hours: int = Field(24, alias="INVITATION_TTL_HOURS", ge=1, le=24 * 30)
     render_processes: int = Field(1, alias="RENDER_PROCESSES", ge=0, le=8)
+    # Where board pictures for inline-mode games are uploaded (Telegram takes no upload into
+    # an inline message): a private channel or group the bot may post in. Empty: a player's
+    # private chat with the bot (the upload is deleted there at once).
+    media_chat_id: int | None = Field(None, alias="MEDIA_CHAT_ID")
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -15,6 +15,7 @@ def routers() -> list[Router]:
         common,
         dice,
         fallback,
+        inline,
         lobby,
         play,
         rules,
@@ -24,6 +25,7 @@ def routers() -> list[Router]:
 
     return [
         common.router(),
+        inline.router(),  # before lobby and play: their buttons on inline messages
         lobby.router(),
         play.router(),
         dice.router(),

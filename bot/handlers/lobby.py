@@ -27,7 +27,7 @@ from gameplay import Actor, GameService, Lobby, Place, Refused
 from gameplay.service import LEVELS
 
 
-def _length_text(lang: str, n: int) -> str:
+def length_text(lang: str, n: int) -> str:
     return t(lang, "lobby_length", n=n) if n > 1 else ""
 
 
@@ -108,7 +108,7 @@ async def new_in_group(
         "lobby",
         inviter=h(actor.name),
         variant=t(lang, f"variant_{variant}"),
-        length=_length_text(lang, length),
+        length=length_text(lang, length),
         rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
     )
     await message.answer(
@@ -161,7 +161,7 @@ async def challenge(
         inviter=h(actor.name),
         invitee=invitee,
         variant=t(lang, f"variant_{variant}"),
-        length=_length_text(lang, length),
+        length=length_text(lang, length),
         rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
     )
     await message.answer(
@@ -296,8 +296,13 @@ async def private_invite(
     )
     if commitment is not None:
         keyboard = with_copy_button(keyboard, lang, commitment)
-    text = with_commitment(lang, t(lang, "invite_link", link=link, hours=hours), commitment)
-    await message.edit_text(text, reply_markup=keyboard)
+    text = t(lang, "invite_link", link=link, hours=hours)
+    me = await bot.me()
+    if me.supports_inline_queries:
+        text += t(lang, "inline_hint", bot=me.username)
+    else:
+        text += t(lang, "inline_off")
+    await message.edit_text(with_commitment(lang, text, commitment), reply_markup=keyboard)
 
 
 async def private_computer(query: CallbackQuery, callback_data: NewGameCB, lang: str) -> None:

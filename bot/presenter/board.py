@@ -68,3 +68,15 @@ def board_options(snap: Snapshot, view: ChatView) -> BoardOptions:
         width=BOARD_WIDTH,
         optimize_jpeg=False,
     )
+
+
+def start_options(lang: str) -> BoardOptions:
+    """The picture of a game not started yet (an inline challenge card's preview)."""
+    return BoardOptions(
+        viewer=Side.WHITE,
+        numbering=Side.WHITE,
+        labels=RU_LABELS if lang == "ru" else EN_LABELS,
+        image_format="jpeg",
+        width=BOARD_WIDTH,
+        optimize_jpeg=False,
+    )

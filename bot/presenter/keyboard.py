@@ -43,6 +43,8 @@ def _play_rows(
         )
 
     if game.phase is Phase.OVER:
+        if view.inline:
+            return rows, []
         rows.append(
             [btn(t(lang, "btn_replay"), Act.REPLAY), btn(t(lang, "btn_record"), Act.RECORD)]
         )
@@ -102,6 +104,7 @@ def _play_rows(
     event = last_play_event(game)
     if (
         event is not None
+        and not view.inline
         and game.phase is not Phase.DOUBLE
         and (event.kind == "pass" or burned_dice(event))
     ):

@@ -39,18 +39,22 @@ async def running_bot(
     ai_seed: int = 7,
     outbox: Outbox | None = None,
     real_client_seeds: bool = False,
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[Running]:
     """Build the bot against ``tg`` with database ``db`` (a SQLite path, or a
     ``postgresql://`` URL) and poll until the block exits.
 
     Players' dice contributions normally come from their updates (ids and dates), so the dice
     would change from run to run; unless ``real_client_seeds``, each contribution is fixed per
-    user, and the game's dice follow from ``seed`` alone (as they did before fair dice)."""
+    user, and the game's dice follow from ``seed`` alone (as they did before fair dice).
+    ``env`` adds settings by their environment names (``{"MEDIA_CHAT_ID": "-100…"}``)."""
     where = (
         {"DATABASE_URL": db} if str(db).startswith("postgresql://") else {"DATABASE_PATH": str(db)}
     )
     patched = {} if real_client_seeds else _fix_client_seeds()
-    settings = Settings(BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, **where)  # type: ignore[call-arg]
+    settings = Settings(  # type: ignore[call-arg]
+        BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, **where, **(env or {})
+    )
     fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
     app = await build(settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast)
     await register_commands(app.bot)
@@ -76,11 +80,13 @@ def _fixed_client_seed(event: Any, update_id: int | None) -> str:
 def _fix_client_seeds() -> dict[tuple[Any, str], Any]:
     """Replace ``client_seed_of`` in every handler module that imported it; the originals."""
     import bot.handlers.common
+    import bot.handlers.inline
     import bot.handlers.lobby
     import bot.handlers.play
 
     originals: dict[tuple[Any, str], Any] = {}
-    for module in (bot.handlers.common, bot.handlers.lobby, bot.handlers.play):
+    modules = (bot.handlers.common, bot.handlers.inline, bot.handlers.lobby, bot.handlers.play)
+    for module in modules:
         originals[(module, "client_seed_of")] = module.client_seed_of
         module.client_seed_of = _fixed_client_seed  # type: ignore[attr-defined]
     return originals

@@ -1,0 +1,333 @@
+"""Inline mode end to end: a challenge posted with ``@bot`` in two friends' own chat (which the
+bot is not in), accepted there, and played to the end inside that message — pictures by
+file_id, only the mover's taps acting; a stranger's query and taps; the sender tapping Accept;
+the message deleted mid-game (the game goes on in both private chats, told once); inline mode
+off; /board in private listing the inline games."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+import storage
+from bot.app import App, check_inline_mode
+from bot.callbacks import Act
+from engine import Phase
+from tests.bot.harness import (
+    CAPTION_MOVER,
+    TOKEN,
+    game_buttons,
+    running_bot,
+    settle,
+)
+from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
+
+TRANSCRIPTS = os.environ.get("NARDY_TRANSCRIPTS")
+
+
+@pytest_asyncio.fixture
+async def fake_telegram() -> AsyncIterator[FakeTelegram]:
+    """The fake Bot API server with the token the harness's bot uses."""
+    async with FakeTelegram(token=TOKEN) as server:
+        yield server
+
+
+def people(tg: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeUser]:
+    alice = tg.user(501, "Alice", username="alice_k", language_code="en")
+    boris = tg.user(502, "Борис", username="boris_n", language_code="ru")
+    carol = tg.user(503, "Carol", username="carol_x", language_code="en")
+    for person in (alice, boris, carol):
+        tg.private_chat(person)  # each has started the bot
+    return alice, boris, carol
+
+
+async def post_challenge(
+    tg: FakeTelegram, sender: FakeUser, chat: FakeChat, text: str, result: str
+) -> StoredMessage:
+    query_id = await tg.inline_query(sender, text, chat=chat)
+    await settle(tg)
+    card = await tg.choose_inline_result(query_id, result)
+    await settle(tg)
+    assert card.inline_message_id is not None
+    return card
+
+
+async def start_game(
+    tg: FakeTelegram, sender: FakeUser, friend: FakeUser, chat: FakeChat, result: str
+) -> StoredMessage:
+    """``sender`` posts the card of ``result`` in ``chat``; ``friend`` accepts it there."""
+    card = await post_challenge(tg, sender, chat, "", result)
+    assert card.inline_message_id is not None
+    await tg.tap_inline(card.inline_message_id, friend, label="✅ Accept")
+    await settle(tg)
+    return card
+
+
+def mover_of(players: list[FakeUser], message: StoredMessage) -> FakeUser:
+    match = CAPTION_MOVER.search(message.caption or "")
+    assert match is not None, message.caption
+    return next(p for p in players if p.first_name in match.group("name"))
+
+
+async def tap_inline_and_wait(
+    tg: FakeTelegram, message: StoredMessage, user: FakeUser, data: str
+) -> str:
+    """Tap a button of the inline message and wait for the answer and the bot's edit."""
+    assert message.inline_message_id is not None
+    mark = tg.mark()
+    qid = await tg.tap_inline(message.inline_message_id, user, data)
+    await tg.wait_for(
+        lambda c: c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid,
+        since=mark,
+        timeout=30,
+    )
+    await tg.wait_idle(quiet=0.05, timeout=30)
+    return qid
+
+
+async def drive_inline(
+    tg: FakeTelegram,
+    app: App,
+    card: StoredMessage,
+    players: dict[int, FakeUser],
+    rng: random.Random,
+    *,
+    actions: int = 3000,
+    finish: bool = True,
+) -> None:
+    """Play the game in the inline message to its end, tapping as the player to act (who
+    is read from the stored game, as a player knows whose turn it is)."""
+    assert card.inline_message_id is not None
+    for _ in range(actions):
+        snap = await app.games.find_inline(card.inline_message_id)
+        assert snap is not None
+        game = snap.game
+        if game.phase is Phase.OVER:
+            return
+        seat = game.seat_to_act
+        assert seat is not None
+        user = players[snap.user_ids[seat]]
+        acts: dict[Act, list[str]] = {}
+        for _, cb, data in game_buttons(card):
+            acts.setdefault(cb.a, []).append(data)
+        for act in (Act.TAKE, Act.ROLL, Act.MOVE):
+            if act in acts:
+                await tap_inline_and_wait(tg, card, user, rng.choice(acts[act]))
+                break
+        else:
+            if Act.DONE in acts and (Act.PICK not in acts or rng.random() < 0.7):
+                await tap_inline_and_wait(tg, card, user, acts[Act.DONE][0])
+            else:
+                assert Act.PICK in acts, f"nothing to tap: {card.button_labels()} {card.caption}"
+                await tap_inline_and_wait(tg, card, user, rng.choice(acts[Act.PICK]))
+    if finish:
+        raise AssertionError("the game did not finish")
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+async def test_friends_play_a_whole_game_inside_the_inline_message(
+    fake_telegram: FakeTelegram, tmp_path: Path, variant: str
+) -> None:
+    tg = fake_telegram
+    alice, boris, carol = people(tg)
+    friends = tg.users_chat(alice, boris, carol, title="Alice, Boris, Carol")
+    async with running_bot(tg, tmp_path / "inline.sqlite3") as run:
+        # A stranger's query gets her own results, in her language, nothing of Alice's.
+        carol_query = await tg.inline_query(carol, "", chat=friends)
+        await settle(tg)
+        assert tg.inline_answers[carol_query].is_personal
+        # Alice names Boris; her results are in English, each a card with Accept.
+        query_id = await tg.inline_query(alice, f"@boris_n {variant}", chat=friends)
+        await settle(tg)
+        answer = tg.inline_answers[query_id]
+        assert answer.is_personal and answer.cache_time > 0
+        ids = [r["id"] for r in answer.results]
+        assert ids[-1].startswith("k.")  # the invitation link is offered too
+        card_result = answer.result(ids[0])
+        assert card_result["type"] == "photo"  # a preview picture, uploaded by file id
+        assert "challenges @boris_n" in card_result["caption"]
+        card = await tg.choose_inline_result(query_id, ids[0])
+        await settle(tg)
+        inline_id = card.inline_message_id
+        assert inline_id is not None and card.button_labels()[0] == ["✅ Accept"]
+
+        # The sender cannot accept; a stranger is not the one named.
+        await tg.tap_inline(inline_id, alice, label="✅ Accept")
+        await settle(tg)
+        assert "your own invitation" in list(tg.callback_answers.values())[-1].text
+        await tg.tap_inline(inline_id, carol, label="✅ Accept")
+        await settle(tg)
+        assert "another player" in list(tg.callback_answers.values())[-1].text
+
+        await tg.tap_inline(inline_id, boris, label="✅ Accept")
+        await settle(tg)
+        assert card.media_kind == "photo" and card.text is None
+        row = await run.app.store.find_game_by_inline_message(inline_id)
+        assert row is not None and row.status is storage.GameStatus.ACTIVE
+        assert str(row.variant) == variant
+
+        # A stranger's tap on the board changes nothing.
+        buttons = game_buttons(card)
+        if buttons:
+            before = card.edits
+            await tg.tap_inline(inline_id, carol, buttons[0][2])
+            await settle(tg)
+            assert list(tg.callback_answers.values())[-1].text
+            assert card.edits == before
+
+        await drive_inline(tg, run.app, card, {alice.id: alice, boris.id: boris}, random.Random(5))
+        final = await run.app.store.get_game(row.game_id)
+        assert final.status is storage.GameStatus.FINISHED, card.caption
+        stats = await run.app.store.get_user_stats(alice.id, variant)
+        assert stats.games == 1
+        rating = await run.app.store.get_rating(boris.id, variant)
+        assert rating.games == 1
+
+        # Every picture went in by file id; nothing was uploaded into the inline message.
+        edits = [c for c in tg.calls("editMessageMedia") if c.params.get("inline_message_id")]
+        assert edits and all(c.ok for c in edits)
+        assert all(not str(c.params["media"]["media"]).startswith("attach://") for c in edits)
+        # Uploads went to a player's private chat and were deleted there at once.
+        for person in (alice, boris):
+            kept = [m for m in tg.messages[person.id].values() if m.photo and not m.deleted]
+            assert kept == []
+        # Only the mover's taps acted: no refusal reached Alice or Boris as a player.
+        if TRANSCRIPTS:
+            tg.save_transcript(Path(TRANSCRIPTS) / f"inline-{variant}.txt")
+
+
+@pytest.mark.parametrize("how", ["deleted", "too old", "edit failed"])
+async def test_a_lost_inline_message_moves_the_game_to_private_chats(
+    fake_telegram: FakeTelegram, tmp_path: Path, how: str
+) -> None:
+    tg = fake_telegram
+    alice, boris, _ = people(tg)
+    friends = tg.users_chat(alice, boris)
+    async with running_bot(tg, tmp_path / "lost.sqlite3") as run:
+        card = await start_game(tg, alice, boris, friends, "c.long.1.d")
+        inline_id = card.inline_message_id
+        assert inline_id is not None
+        players = {alice.id: alice, boris.id: boris}
+        await drive_inline(tg, run.app, card, players, random.Random(3), actions=4, finish=False)
+        # A tap reaches the bot just as someone deletes the message.
+        buttons = game_buttons(card)
+        mover = mover_of([alice, boris], card)
+        await tg.tap_inline(inline_id, mover, buttons[0][2])
+        if how == "deleted":
+            tg.delete_inline_message(inline_id)
+        elif how == "too old":
+            tg.expire_inline_message(inline_id)
+        else:
+            for method in ("editMessageMedia", "editMessageCaption"):
+                tg.fail_next(method, error_code=400, description="Bad Request: MEDIA_EMPTY")
+        await settle(tg)
+        row = await run.app.store.find_game_by_inline_message(inline_id)
+        assert row is not None and row.status is storage.GameStatus.ACTIVE
+        for person, words in ((alice, "goes on here"), (boris, "продолжается здесь")):
+            told = [m for m in tg.messages[person.id].values() if m.text and words in m.text]
+            assert len(told) == 1, tg.transcript(person.id)
+            boards = [m for m in tg.messages[person.id].values() if m.photo and not m.deleted]
+            assert len(boards) == 1
+        # The game goes on in the private chats, and nobody is told again.
+        for _ in range(6):
+            for person in (alice, boris):
+                board = next(
+                    m for m in tg.messages[person.id].values() if m.photo and not m.deleted
+                )
+                buttons = game_buttons(board)
+                if buttons:
+                    await tg.tap(person.id, board.message_id, person, buttons[0][2])
+                    await settle(tg)
+        after = await run.app.store.get_game(row.game_id)
+        assert after.version > row.version
+        for person, words in ((alice, "goes on here"), (boris, "продолжается здесь")):
+            told = [m for m in tg.messages[person.id].values() if m.text and words in m.text]
+            assert len(told) == 1
+
+
+async def test_board_in_private_lists_inline_games(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    tg = fake_telegram
+    alice, boris, _ = people(tg)
+    friends = tg.users_chat(alice, boris)
+    async with running_bot(tg, tmp_path / "board.sqlite3") as run:
+        card = await start_game(tg, alice, boris, friends, "c.short.1.d")
+        await tg.send_text(alice.id, alice, "/board")
+        await settle(tg)
+        texts = [m.text for m in tg.messages[alice.id].values() if m.text]
+        assert any("inline messages" in (text or "") for text in texts)
+        boards = [m for m in tg.messages[alice.id].values() if m.photo and not m.deleted]
+        assert len(boards) == 1
+        # That board is now kept up to date with the inline one.
+        before = boards[0].edits
+        players = {alice.id: alice, boris.id: boris}
+        await drive_inline(tg, run.app, card, players, random.Random(1), actions=3, finish=False)
+        assert boards[0].edits > before
+
+
+async def test_inline_mode_off_is_said(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    tg = fake_telegram
+    tg.inline_mode = False
+    alice, _, _ = people(tg)
+    async with running_bot(tg, tmp_path / "off.sqlite3") as run:
+        assert await check_inline_mode(run.app.bot) is False
+        await tg.send_text(alice.id, alice, "/new")
+        await settle(tg)
+        await tg.tap_button(alice.id, alice, "👥 Friend · long")
+        await settle(tg)
+        text = tg.last_bot_message(alice.id).text or ""
+        assert "/setinline" in text
+
+
+async def test_uploads_go_to_the_media_chat_when_one_is_set(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    tg = fake_telegram
+    alice, boris, _ = people(tg)
+    media = tg.group(-1009000, "nardy pictures", bot_is_admin=True)
+    friends = tg.users_chat(alice, boris)
+    env = {"MEDIA_CHAT_ID": str(media.id)}
+    async with running_bot(tg, tmp_path / "media.sqlite3", env=env) as run:
+        card = await post_challenge(tg, alice, friends, "5", "c.long.5.d")
+        assert card.inline_message_id is not None and "a match to 5" in (card.caption or "")
+        await tg.tap_inline(card.inline_message_id, boris, label="✅ Accept")
+        await settle(tg)
+        players = {alice.id: alice, boris.id: boris}
+        await drive_inline(tg, run.app, card, players, random.Random(2), actions=8, finish=False)
+        pictures = [m for m in tg.messages[media.id].values() if m.photo and not m.deleted]
+        assert len(pictures) == run.app.shows.inline.uploads >= 2
+        for person in (alice, boris):  # nothing was uploaded to the players' chats
+            assert not [m for m in tg.messages[person.id].values() if m.photo]
+
+
+async def test_without_a_chat_to_upload_to_the_game_is_played_in_text(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """Neither player has started the bot and no media chat is set: the card and the board
+    are text (no picture can be uploaded), and the game still works."""
+    tg = fake_telegram
+    alice = tg.user(601, "Alice", username="alice_t", language_code="en")
+    boris = tg.user(602, "Борис", username="boris_t", language_code="ru")
+    friends = tg.users_chat(alice, boris)
+    async with running_bot(tg, tmp_path / "text.sqlite3") as run:
+        query_id = await tg.inline_query(alice, "", chat=friends)
+        await settle(tg)
+        answer = tg.inline_answers[query_id]
+        assert {r["type"] for r in answer.results} == {"article"}
+        assert answer.button is not None and answer.button["start_parameter"] == "inline"
+        card = await tg.choose_inline_result(query_id, "c.short.1.d")
+        await settle(tg)
+        assert card.inline_message_id is not None
+        await tg.tap_inline(card.inline_message_id, boris, label="✅ Accept")
+        await settle(tg)
+        assert card.text is not None and "Short nardy" in card.text and card.photo is None
+        players = {alice.id: alice, boris.id: boris}
+        await drive_inline(tg, run.app, card, players, random.Random(4), actions=6, finish=False)
+        snap = await run.app.games.find_inline(card.inline_message_id)
+        assert snap is not None and snap.version > 1
