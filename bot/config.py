@@ -53,7 +53,9 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("telegram_api_base", "webhook_url", "database_url", mode="before")
+    @field_validator(
+        "telegram_api_base", "webhook_url", "database_url", "media_chat_id", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():

@@ -201,6 +201,23 @@ async def active_match(app: App, chat_id: int, user_id: int):
 VISIBLE = ("editMessageMedia", "editMessageCaption", "sendPhoto", "sendMessage", "editMessageText")
 
 
+async def caught_up(
+    tg: FakeTelegram, chat_id: int, message: StoredMessage, version: int, mark: int
+) -> bool:
+    """Whether ``message`` already shows the game at ``version`` (its buttons carry it); if
+    not, wait for the bot's next visible change in the chat after ``mark`` (take the mark
+    before reading the game) and say False, so the caller reads the game again.
+
+    Waiting only for quiet is not enough: under load drawing the next board can take longer
+    than any quiet period, and a player would read (and tap) a board one version old."""
+    if any(cb.v == version for _, cb, _ in game_buttons(message)):
+        return True
+    await tg.wait_for(
+        lambda c: c.method in VISIBLE and c.ok, chat_id=chat_id, since=mark, timeout=30
+    )
+    return False
+
+
 async def _visible_reaction(tg: FakeTelegram, chat: FakeChat, mark: int) -> None:
     """Wait until the bot changed something the player sees in ``chat``, then until it is
     quiet (a picture is drawn between calls, so plain idleness is not enough)."""

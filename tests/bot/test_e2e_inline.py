@@ -21,6 +21,7 @@ from engine import Phase
 from tests.bot.harness import (
     CAPTION_MOVER,
     TOKEN,
+    caught_up,
     game_buttons,
     running_bot,
     settle,
@@ -104,11 +105,14 @@ async def drive_inline(
     is read from the stored game, as a player knows whose turn it is)."""
     assert card.inline_message_id is not None
     for _ in range(actions):
+        mark = tg.mark()
         snap = await app.games.find_inline(card.inline_message_id)
         assert snap is not None
         game = snap.game
         if game.phase is Phase.OVER:
             return
+        if not await caught_up(tg, card.chat_id, card, snap.version, mark):
+            continue
         seat = game.seat_to_act
         assert seat is not None
         user = players[snap.user_ids[seat]]
@@ -129,42 +133,60 @@ async def drive_inline(
         raise AssertionError("the game did not finish")
 
 
-@pytest.mark.parametrize("variant", ["short", "long"])
+#: What each side reads, by the challenger's language (the card speaks it).
+WORDS = {
+    "en": {"accept": "✅ Accept", "card": "challenges @", "own": "your own", "not": "another"},
+    "ru": {
+        "accept": "✅ Принять",
+        "card": "вызывает @",
+        "own": "ваше приглашение",
+        "not": "другому",
+    },
+}
+
+
+@pytest.mark.parametrize(("variant", "lang"), [("short", "ru"), ("long", "en")])
 async def test_friends_play_a_whole_game_inside_the_inline_message(
-    fake_telegram: FakeTelegram, tmp_path: Path, variant: str
+    fake_telegram: FakeTelegram, tmp_path: Path, variant: str, lang: str
 ) -> None:
     tg = fake_telegram
     alice, boris, carol = people(tg)
+    # Alice (en) challenges Boris in one run, Boris (ru) challenges Alice in the other.
+    sender, friend = (alice, boris) if lang == "en" else (boris, alice)
+    words = WORDS[lang]
     friends = tg.users_chat(alice, boris, carol, title="Alice, Boris, Carol")
     async with running_bot(tg, tmp_path / "inline.sqlite3") as run:
-        # A stranger's query gets her own results, in her language, nothing of Alice's.
+        # A stranger's query gets her own results, nothing of the sender's.
         carol_query = await tg.inline_query(carol, "", chat=friends)
         await settle(tg)
         assert tg.inline_answers[carol_query].is_personal
-        # Alice names Boris; her results are in English, each a card with Accept.
-        query_id = await tg.inline_query(alice, f"@boris_n {variant}", chat=friends)
+        # The sender names the friend; the results are in the sender's language.
+        query_id = await tg.inline_query(sender, f"@{friend.username} {variant}", chat=friends)
         await settle(tg)
         answer = tg.inline_answers[query_id]
         assert answer.is_personal and answer.cache_time > 0
+        for result in tg.inline_answers[carol_query].results:  # Carol's own challenges
+            body = result.get("caption") or result["input_message_content"]["message_text"]
+            assert "Carol" in body and sender.first_name not in body
         ids = [r["id"] for r in answer.results]
         assert ids[-1].startswith("k.")  # the invitation link is offered too
         card_result = answer.result(ids[0])
         assert card_result["type"] == "photo"  # a preview picture, uploaded by file id
-        assert "challenges @boris_n" in card_result["caption"]
+        assert words["card"] + str(friend.username) in card_result["caption"]
         card = await tg.choose_inline_result(query_id, ids[0])
         await settle(tg)
         inline_id = card.inline_message_id
-        assert inline_id is not None and card.button_labels()[0] == ["✅ Accept"]
+        assert inline_id is not None and card.button_labels()[0] == [words["accept"]]
 
         # The sender cannot accept; a stranger is not the one named.
-        await tg.tap_inline(inline_id, alice, label="✅ Accept")
+        await tg.tap_inline(inline_id, sender, label=words["accept"])
         await settle(tg)
-        assert "your own invitation" in list(tg.callback_answers.values())[-1].text
-        await tg.tap_inline(inline_id, carol, label="✅ Accept")
+        assert words["own"] in str(list(tg.callback_answers.values())[-1].text)
+        await tg.tap_inline(inline_id, carol, label=words["accept"])
         await settle(tg)
-        assert "another player" in list(tg.callback_answers.values())[-1].text
+        assert "another player" in str(list(tg.callback_answers.values())[-1].text)  # Carol: en
 
-        await tg.tap_inline(inline_id, boris, label="✅ Accept")
+        await tg.tap_inline(inline_id, friend, label=words["accept"])
         await settle(tg)
         assert card.media_kind == "photo" and card.text is None
         row = await run.app.store.find_game_by_inline_message(inline_id)
@@ -177,16 +199,17 @@ async def test_friends_play_a_whole_game_inside_the_inline_message(
             before = card.edits
             await tg.tap_inline(inline_id, carol, buttons[0][2])
             await settle(tg)
-            assert list(tg.callback_answers.values())[-1].text
+            assert (
+                list(tg.callback_answers.values())[-1].text == "You are not playing in this game."
+            )
             assert card.edits == before
 
         await drive_inline(tg, run.app, card, {alice.id: alice, boris.id: boris}, random.Random(5))
         final = await run.app.store.get_game(row.game_id)
         assert final.status is storage.GameStatus.FINISHED, card.caption
-        stats = await run.app.store.get_user_stats(alice.id, variant)
-        assert stats.games == 1
-        rating = await run.app.store.get_rating(boris.id, variant)
-        assert rating.games == 1
+        for person in (alice, boris):  # statistics and ratings as for any game
+            assert (await run.app.store.get_user_stats(person.id, variant)).games == 1
+            assert (await run.app.store.get_rating(person.id, variant)).games == 1
 
         # Every picture went in by file id; nothing was uploaded into the inline message.
         edits = [c for c in tg.calls("editMessageMedia") if c.params.get("inline_message_id")]
@@ -196,9 +219,8 @@ async def test_friends_play_a_whole_game_inside_the_inline_message(
         for person in (alice, boris):
             kept = [m for m in tg.messages[person.id].values() if m.photo and not m.deleted]
             assert kept == []
-        # Only the mover's taps acted: no refusal reached Alice or Boris as a player.
         if TRANSCRIPTS:
-            tg.save_transcript(Path(TRANSCRIPTS) / f"inline-{variant}.txt")
+            tg.save_transcript(Path(TRANSCRIPTS) / f"inline-{variant}-{lang}.txt")
 
 
 @pytest.mark.parametrize("how", ["deleted", "too old", "edit failed"])
