@@ -49,7 +49,7 @@ from bot.presenter.dice import with_copy_button
 from bot.showing import Shows
 from bot.texts import h, normalise_lang, t
 from engine import Options, get_variant
-from gameplay import GameService, Lobby, Refused, Snapshot
+from gameplay import Actor, GameService, Lobby, Refused, Snapshot
 from gameplay.inline import InlineChallenges, Offer
 from gameplay.refusals import Refusal
 
@@ -123,23 +123,109 @@ def offer_of(rid: str) -> Offer | None:
     return Offer(variant, int(parts[2]), options, link=parts[0] == "k")
 
 
-def _title(lang: str, offer: Offer) -> str:
+def _title(lang: str, offer: Offer, *, cube_words: bool = True) -> str:
+    """The result's title ("Short nardy, a match to 5, no cube"); on the picture, where the
+    cube is drawn, without the cube words."""
     length = length_text(lang, offer.match_length)
     cube = ""
-    if offer.variant == "short" and offer.options.cube is not None:
-        cube = t(lang, "inline_cube_on" if offer.options.cube else "inline_cube_off")
-    elif offer.variant == "short":
-        cube = t(lang, "inline_cube_on")
+    if cube_words and offer.variant == "short":
+        cube = t(
+            lang, "inline_cube_on" if offer.options.cube_enabled("short") else "inline_cube_off"
+        )
     text = t(
         lang, "inline_title", variant=t(lang, f"variant_{offer.variant}"), length=length, cube=cube
     )
     return text[:1].upper() + text[1:]
 
 
-async def _language(langs: Languages, games: GameService, query: InlineQuery) -> str:
-    """The sender's language: the one they chose with /lang, else their app's."""
-    stored = await games.players.language_of(query.from_user.id)
-    return normalise_lang(stored or query.from_user.language_code)
+def _link_result(
+    lang: str, actor: Actor, offer: Offer, link: str, commitment: str | None
+) -> InlineQueryResultArticle:
+    """The invitation link as a result: the game then goes to both private chats."""
+    text = t(
+        lang,
+        "inline_link_card",
+        inviter=h(actor.name),
+        variant=t(lang, f"variant_{offer.variant}") + length_text(lang, offer.match_length),
+        link=link,
+    )
+    button = InlineKeyboardButton(text=t(lang, "btn_open_link"), url=link)
+    return InlineQueryResultArticle(
+        id=result_id(offer),
+        title=t(lang, "inline_link_title", variant=_title(lang, offer)),
+        description=t(lang, "inline_link_description"),
+        input_message_content=InputTextMessageContent(
+            message_text=with_commitment(lang, text, commitment)
+        ),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
+    )
+
+
+def _card(
+    lang: str, actor: Actor, offer: Offer, asked: Query, token: str, commitment: str | None
+) -> tuple[str, InlineKeyboardMarkup, str]:
+    """A challenge card's text, its buttons (Accept, and the dice fingerprint to copy) and
+    the result's description."""
+    whom = f"@{h(asked.username)}" if asked.username else t(lang, "inline_whom_anyone")
+    text = t(
+        lang,
+        "inline_card",
+        inviter=h(actor.name),
+        whom=whom,
+        variant=t(lang, f"variant_{offer.variant}"),
+        length=length_text(lang, offer.match_length),
+        rules=t(lang, "lobby_rules", rules=describe(lang, offer.variant, offer.options)),
+    )
+    accept = InlineKeyboardButton(
+        text=t(lang, "btn_accept"), callback_data=LobbyCB(token=token, a=LobbyAct.ACCEPT).pack()
+    )
+    markup = InlineKeyboardMarkup(inline_keyboard=[[accept]])
+    if commitment is not None:
+        markup = with_copy_button(markup, lang, commitment)
+    about = (
+        t(lang, "inline_named", username=asked.username)
+        if asked.username
+        else t(lang, "inline_anyone")
+    )
+    return with_commitment(lang, text, commitment), markup, about
+
+
+async def _card_result(
+    lang: str,
+    actor: Actor,
+    offer: Offer,
+    asked: Query,
+    token: str,
+    commitment: str | None,
+    shows: Shows,
+) -> InlineQueryResultUnion:
+    """A challenge card as a result: a photo of the start (its file id; the picture is
+    uploaded once per offer and language), or text when no chat can take the upload."""
+    text, markup, about = _card(lang, actor, offer, asked, token, commitment)
+    options = start_options(
+        lang,
+        match_length=offer.match_length,
+        cube=offer.options.cube_enabled(offer.variant),
+        title=_title(lang, offer, cube_words=False),
+    )
+    position = get_variant(offer.variant).start_position()
+    picture = await shows.inline.file_id(position, options, [actor.user_id])
+    if picture is None:
+        return InlineQueryResultArticle(
+            id=result_id(offer),
+            title=_title(lang, offer),
+            description=about,
+            input_message_content=InputTextMessageContent(message_text=text),
+            reply_markup=markup,
+        )
+    return InlineQueryResultCachedPhoto(
+        id=result_id(offer),
+        photo_file_id=picture,
+        title=_title(lang, offer),
+        description=about,
+        caption=text,
+        reply_markup=markup,
+    )
 
 
 async def inline_query(
@@ -154,95 +240,32 @@ async def inline_query(
     """Offer the games as challenge cards, each an invitation with its dice committed."""
     me = await bot.me()
     actor = actor_of(query.from_user)
-    await games.players.seen(actor, normalise_lang(query.from_user.language_code))
-    lang = await _language(langs, games, query)
+    # The sender's language: the one they chose with /lang, else their app's.
+    language = await games.players.seen(actor, normalise_lang(query.from_user.language_code))
+    if language is not None:
+        langs.remember(actor.user_id, language)
+    lang = await langs.of_chat(actor.user_id)
     asked = parse_query(query.query, bot_username=me.username, own_username=actor.username)
     seed = client_seed_of(query, update_id)
-    results: list[InlineQueryResultUnion] = []
-    pictureless = False
+    cards: list[InlineQueryResultUnion] = []
+    links: list[InlineQueryResultUnion] = []
     for offer in offers(asked):
         inv = await challenges.offer(
             actor, offer, invitee_username=asked.username, client_seed=seed
         )
         commitment = await invitation_commitment(games, inv.dice_seed_id)
-        title = _title(lang, offer)
         if offer.link:
             link = await create_start_link(bot, inv.token)
-            text = t(
-                lang,
-                "inline_link_card",
-                inviter=h(actor.name),
-                variant=t(lang, f"variant_{offer.variant}"),
-                link=link,
-            )
-            markup = InlineKeyboardMarkup(
-                inline_keyboard=[[InlineKeyboardButton(text=t(lang, "btn_open_link"), url=link)]]
-            )
-            results.append(
-                InlineQueryResultArticle(
-                    id=result_id(offer),
-                    title=t(lang, "inline_link_title", variant=title),
-                    description=t(lang, "inline_link_description"),
-                    input_message_content=InputTextMessageContent(
-                        message_text=with_commitment(lang, text, commitment)
-                    ),
-                    reply_markup=markup,
-                )
-            )
-            continue
-        whom = f"@{h(asked.username)}" if asked.username else t(lang, "inline_whom_anyone")
-        text = t(
-            lang,
-            "inline_card",
-            inviter=h(actor.name),
-            whom=whom,
-            variant=t(lang, f"variant_{offer.variant}"),
-            length=length_text(lang, offer.match_length),
-            rules=t(lang, "lobby_rules", rules=describe(lang, offer.variant, offer.options)),
-        )
-        text = with_commitment(lang, text, commitment)
-        accept = InlineKeyboardButton(
-            text=t(lang, "btn_accept"),
-            callback_data=LobbyCB(token=inv.token, a=LobbyAct.ACCEPT).pack(),
-        )
-        markup = InlineKeyboardMarkup(inline_keyboard=[[accept]])
-        if commitment is not None:
-            markup = with_copy_button(markup, lang, commitment)
-        about = (
-            t(lang, "inline_named", username=asked.username)
-            if asked.username
-            else t(lang, "inline_anyone")
-        )
-        variant = get_variant(offer.variant)
-        picture = await shows.inline.file_id(
-            variant.start_position(), start_options(lang), [actor.user_id]
-        )
-        if picture is None:
-            pictureless = True
-            results.append(
-                InlineQueryResultArticle(
-                    id=result_id(offer),
-                    title=title,
-                    description=about,
-                    input_message_content=InputTextMessageContent(message_text=text),
-                    reply_markup=markup,
-                )
-            )
+            links.append(_link_result(lang, actor, offer, link, commitment))
         else:
-            results.append(
-                InlineQueryResultCachedPhoto(
-                    id=result_id(offer),
-                    photo_file_id=picture,
-                    title=title,
-                    description=about,
-                    caption=text,
-                    reply_markup=markup,
-                )
+            cards.append(
+                await _card_result(lang, actor, offer, asked, inv.token, commitment, shows)
             )
     button = None
-    if pictureless:  # pictures need a chat with the bot to upload them to
+    if any(isinstance(card, InlineQueryResultArticle) for card in cards):
+        # no picture could be uploaded: starting the bot gives it a chat to upload to
         button = InlineQueryResultsButton(text=t(lang, "btn_open_bot"), start_parameter="inline")
-    await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True, button=button)
+    await query.answer(cards + links, cache_time=CACHE_SECONDS, is_personal=True, button=button)
 
 
 async def chosen(result: ChosenInlineResult, bot: Bot, challenges: InlineChallenges) -> None:
