@@ -18,6 +18,7 @@ import storage
 from bot.app import App, check_inline_mode
 from bot.callbacks import Act
 from engine import Phase
+from gameplay import ChatKind, Place
 from tests.bot.harness import (
     CAPTION_MOVER,
     TOKEN,
@@ -151,23 +152,28 @@ async def test_friends_play_a_whole_game_inside_the_inline_message(
 ) -> None:
     tg = fake_telegram
     alice, boris, carol = people(tg)
-    # Alice (en) challenges Boris in one run, Boris (ru) challenges Alice in the other.
+    # Boris (ru) challenges Alice in their private chat; Alice (en) challenges Boris in a
+    # group of three, where Carol is the stranger.
     sender, friend = (alice, boris) if lang == "en" else (boris, alice)
     words = WORDS[lang]
-    friends = tg.users_chat(alice, boris, carol, title="Alice, Boris, Carol")
+    stranger = carol if lang == "en" else None
+    if stranger is None:
+        friends = tg.users_chat(alice, boris)
+    else:
+        friends = tg.users_chat(alice, boris, carol, title="Alice, Boris, Carol")
     async with running_bot(tg, tmp_path / "inline.sqlite3") as run:
-        # A stranger's query gets her own results, nothing of the sender's.
-        carol_query = await tg.inline_query(carol, "", chat=friends)
-        await settle(tg)
-        assert tg.inline_answers[carol_query].is_personal
+        if stranger is not None:  # a stranger's query gets her own results
+            carol_query = await tg.inline_query(carol, "", chat=friends)
+            await settle(tg)
+            assert tg.inline_answers[carol_query].is_personal
+            for result in tg.inline_answers[carol_query].results:
+                body = result.get("caption") or result["input_message_content"]["message_text"]
+                assert "Carol" in body and sender.first_name not in body
         # The sender names the friend; the results are in the sender's language.
         query_id = await tg.inline_query(sender, f"@{friend.username} {variant}", chat=friends)
         await settle(tg)
         answer = tg.inline_answers[query_id]
         assert answer.is_personal and answer.cache_time > 0
-        for result in tg.inline_answers[carol_query].results:  # Carol's own challenges
-            body = result.get("caption") or result["input_message_content"]["message_text"]
-            assert "Carol" in body and sender.first_name not in body
         ids = [r["id"] for r in answer.results]
         assert ids[-1].startswith("k.")  # the invitation link is offered too
         card_result = answer.result(ids[0])
@@ -182,9 +188,10 @@ async def test_friends_play_a_whole_game_inside_the_inline_message(
         await tg.tap_inline(inline_id, sender, label=words["accept"])
         await settle(tg)
         assert words["own"] in str(list(tg.callback_answers.values())[-1].text)
-        await tg.tap_inline(inline_id, carol, label=words["accept"])
-        await settle(tg)
-        assert "another player" in str(list(tg.callback_answers.values())[-1].text)  # Carol: en
+        if stranger is not None:
+            await tg.tap_inline(inline_id, stranger, label=words["accept"])
+            await settle(tg)
+            assert "another player" in str(list(tg.callback_answers.values())[-1].text)
 
         await tg.tap_inline(inline_id, friend, label=words["accept"])
         await settle(tg)
@@ -193,16 +200,21 @@ async def test_friends_play_a_whole_game_inside_the_inline_message(
         assert row is not None and row.status is storage.GameStatus.ACTIVE
         assert str(row.variant) == variant
 
-        # A stranger's tap on the board changes nothing.
-        buttons = game_buttons(card)
-        if buttons:
-            before = card.edits
-            await tg.tap_inline(inline_id, carol, buttons[0][2])
+        # The waiting player's tap and a stranger's change nothing.
+        snap = await run.app.games.find_inline(inline_id)
+        assert snap is not None and snap.game.seat_to_act is not None
+        mover = snap.user_ids[snap.game.seat_to_act]
+        waiting = alice if mover == boris.id else boris
+        refusals = {alice.id: "It is not your turn.", boris.id: "Сейчас не ваш ход."}
+        taps = [(waiting, refusals[waiting.id])]
+        if stranger is not None:
+            taps.append((stranger, "You are not playing in this game."))
+        before = card.edits
+        for person, refusal in taps:
+            await tg.tap_inline(inline_id, person, game_buttons(card)[0][2])
             await settle(tg)
-            assert (
-                list(tg.callback_answers.values())[-1].text == "You are not playing in this game."
-            )
-            assert card.edits == before
+            assert list(tg.callback_answers.values())[-1].text == refusal
+        assert card.edits == before
 
         await drive_inline(tg, run.app, card, {alice.id: alice, boris.id: boris}, random.Random(5))
         final = await run.app.store.get_game(row.game_id)
@@ -353,3 +365,22 @@ async def test_without_a_chat_to_upload_to_the_game_is_played_in_text(
         await drive_inline(tg, run.app, card, players, random.Random(4), actions=6, finish=False)
         snap = await run.app.games.find_inline(card.inline_message_id)
         assert snap is not None and snap.version > 1
+
+
+async def test_the_invitation_link_result_starts_a_game_in_the_private_chats(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    tg = fake_telegram
+    alice, boris, _ = people(tg)
+    friends = tg.users_chat(alice, boris)
+    async with running_bot(tg, tmp_path / "link.sqlite3") as run:
+        card = await post_challenge(tg, alice, friends, "short", "k.short.1.d")
+        assert card.text is not None and "t.me/" in card.text
+        assert card.button_labels() == [["🎲 Play in a private chat"]]
+        token = card.buttons()[0][0]["url"].split("start=", 1)[1]
+        await tg.send_text(boris.id, boris, f"/start {token}")
+        await settle(tg)
+        for person in (alice, boris):
+            assert [m for m in tg.messages[person.id].values() if m.photo and not m.deleted]
+        game = await run.app.games.find_for_chat(Place(boris.id, 0, ChatKind.PRIVATE), boris.id)
+        assert game is not None and game.row.inline_message_id is None
