@@ -286,6 +286,8 @@ class GameService:
             candidates = await self.store.list_user_games(
                 user_id, status=storage.GameStatus.ACTIVE, limit=20
             )
+            # A game of an inline message shown here (/board) comes after the chat's own.
+            candidates.sort(key=lambda g: g.inline_message_id is not None)
             for cand in candidates:
                 messages = await self.store.get_game_messages(cand.game_id)
                 if any(m.chat_id == place.chat_id for m in messages):

@@ -67,9 +67,10 @@ def with_commitment(lang: str, text: str, commitment: str | None) -> str:
 async def _active_game_message(
     message: Message, lang: str, actor: Actor, place: Place, games: GameService, shows: Shows
 ) -> bool:
-    """Say so (replying to its board) if this chat/topic already has a game; True if it has."""
+    """Say so (replying to its board) if this chat/topic already has a game; True if it has.
+    A game of an inline message whose board is also shown here does not hold the chat."""
     snap = await games.find_for_chat(place, actor.user_id)
-    if snap is None:
+    if snap is None or snap.row.inline_message_id is not None:
         return False
     board = await shows.board_message(snap, place.chat_id)
     await message.answer(

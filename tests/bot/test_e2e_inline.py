@@ -303,6 +303,10 @@ async def test_board_in_private_lists_inline_games(
         players = {alice.id: alice, boris.id: boris}
         await drive_inline(tg, run.app, card, players, random.Random(1), actions=3, finish=False)
         assert boards[0].edits > before
+        # It does not hold the private chat: a new game can still be started there.
+        await tg.send_text(alice.id, alice, "/new")
+        await settle(tg)
+        assert tg.last_bot_message(alice.id).text == "What shall we play?"
 
 
 async def test_inline_mode_off_is_said(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
