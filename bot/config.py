@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     # an inline message): a private channel or group the bot may post in. Empty: a player's
     # private chat with the bot (the upload is deleted there at once).
     media_chat_id: int | None = Field(None, alias="MEDIA_CHAT_ID")
+    #: A game nobody acts in for this many days is closed as abandoned (no rating change).
+    abandon_after_days: int = Field(30, alias="ABANDON_AFTER_DAYS", ge=1, le=3650)
 
     @field_validator("log_level", mode="before")
     @classmethod

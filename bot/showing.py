@@ -14,6 +14,9 @@ players' private chats, and they are told so once.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+
+from aiogram.types import InlineKeyboardMarkup
 
 from bot.boards import Board, Boards, ChatGone, Target
 from bot.inline_boards import InlineBoards, InlineLost
@@ -106,6 +109,21 @@ class Shows:
         except ChatGone as gone:
             await self.blocked(snap, gone.target)
 
+    async def refresh(self, snap: Snapshot) -> None:
+        """Edit every board's caption and buttons, not its picture (the position is the
+        same): the move clock ran out, or the game ended without a move."""
+        self.boards.shown(snap.game_id, snap.version)
+        for target, message_id in await self.boards.targets(snap.game_id):
+            try:
+                board = await self.board(snap, target)
+                await self.boards.edit(snap.game_id, target, message_id, board, picture=False)
+            except ChatGone as gone:
+                await self.blocked(snap, gone.target)
+        inline = await self.inline_target(snap)
+        if inline is not None and inline.inline_id is not None:
+            board = await self.board(snap, inline)
+            await self._edit_inline(snap, inline.inline_id, board, picture=False)
+
     async def resend(self, snap: Snapshot, target: Target) -> None:
         """/board: a fresh board message in this chat (the old one is forgotten)."""
         await self._send(snap, target)
@@ -175,14 +193,48 @@ class Shows:
         uid = snap.user_ids.get(seat)
         if uid is None or uid == actor_user_id:
             return
-        for target, board_id in await self.boards.targets(snap.game_id):
-            if target.private and target.chat_id != uid:
+        await self.tell_player(
+            snap,
+            uid,
+            lambda lang, _: (t(lang, "notify_turn", name=mention(snap, seat)), None),
+            inline_private=False,  # the inline message itself shows whose turn it is
+        )
+
+    async def tell_player(
+        self,
+        snap: Snapshot,
+        user_id: int,
+        words: Callable[[str, Target], tuple[str, InlineKeyboardMarkup | None]],
+        *,
+        inline_private: bool = True,
+    ) -> None:
+        """A notice for one player under the game's board, replacing the game's previous
+        notice there: in the group (the text mentions them) or in their own private chat.
+        ``words(lang, target)`` gives the text and buttons in that chat's language.
+
+        A game in an inline message has no board in a chat where the bot may post: with
+        ``inline_private`` the player is told in their private chat with the bot instead (if
+        they started it) — a move clock's reminder or timeout."""
+        targets: list[tuple[Target, int | None]] = list(await self.boards.targets(snap.game_id))
+        if (
+            inline_private
+            and snap.row.inline_message_id is not None
+            and all(t.chat_id != user_id for t, _ in targets)
+        ):
+            targets.append((Target(user_id), None))
+        for target, board_id in targets:
+            if target.private and target.chat_id != user_id:
                 continue
             lang = await self.langs.of_chat(target.chat_id)
-            text = t(lang, "notify_turn", name=mention(snap, seat))
+            text, markup = words(lang, target)
             try:
-                await self.boards.notice(snap.game_id, snap.version, target, text, board_id)
+                await self.boards.notice(
+                    snap.game_id, snap.version, target, text, board_id, reply_markup=markup
+                )
             except ChatGone as gone:
+                if board_id is None:  # the inline game's player never started the bot
+                    log.info("cannot tell player %s of game %s", user_id, snap.game_id)
+                    continue
                 await self.blocked(snap, gone.target)
 
     # ---- a chat that is gone -----------------------------------------------------------------

@@ -12,6 +12,7 @@ def routers() -> list[Router]:
     (moves, then questions about the rules) after them, and a tap nobody understood last."""
     from bot.handlers import (
         aftergame,
+        clock,
         common,
         dice,
         fallback,
@@ -28,6 +29,7 @@ def routers() -> list[Router]:
         inline.router(),  # before lobby and play: their buttons on inline messages
         lobby.router(),
         play.router(),
+        clock.router(),
         dice.router(),
         aftergame.router(),
         stats.router(),

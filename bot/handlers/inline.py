@@ -34,14 +34,14 @@ from aiogram.types import (
 )
 from aiogram.utils.deep_linking import create_start_link
 
+import storage
 from bot import refusals
 from bot.boards import Target
 from bot.callbacks import Act, GameCB, LobbyAct, LobbyCB
 from bot.handlers.dice import client_seed_of
-from bot.handlers.lobby import invitation_commitment, length_text, with_commitment
+from bot.handlers.lobby import invitation_commitment, length_text, rules_text, with_commitment
 from bot.handlers.play import point_of
 from bot.handlers.util import VARIANT_WORDS
-from bot.house_rules import describe
 from bot.languages import Languages
 from bot.middlewares import actor_of
 from bot.presenter.board import start_options
@@ -49,7 +49,8 @@ from bot.presenter.dice import with_copy_button
 from bot.showing import Shows
 from bot.texts import h, normalise_lang, t
 from engine import Options, get_variant
-from gameplay import Actor, GameService, Lobby, Refused, Snapshot
+from gameplay import Actor, GameService, Lobby, Refused, Snapshot, clocks
+from gameplay.clocks import MoveClock
 from gameplay.inline import InlineChallenges, Offer
 from gameplay.refusals import Refusal
 
@@ -162,7 +163,12 @@ def _link_result(
 
 
 def _card(
-    lang: str, actor: Actor, offer: Offer, asked: Query, token: str, commitment: str | None
+    lang: str,
+    actor: Actor,
+    offer: Offer,
+    asked: Query,
+    inv: storage.Invitation,
+    commitment: str | None,
 ) -> tuple[str, InlineKeyboardMarkup, str]:
     """A challenge card's text, its buttons (Accept, and the dice fingerprint to copy) and
     the result's description."""
@@ -174,10 +180,10 @@ def _card(
         whom=whom,
         variant=t(lang, f"variant_{offer.variant}"),
         length=length_text(lang, offer.match_length),
-        rules=t(lang, "lobby_rules", rules=describe(lang, offer.variant, offer.options)),
+        rules=rules_text(lang, offer.variant, offer.options, _clock_of(inv)),
     )
     accept = InlineKeyboardButton(
-        text=t(lang, "btn_accept"), callback_data=LobbyCB(token=token, a=LobbyAct.ACCEPT).pack()
+        text=t(lang, "btn_accept"), callback_data=LobbyCB(token=inv.token, a=LobbyAct.ACCEPT).pack()
     )
     markup = InlineKeyboardMarkup(inline_keyboard=[[accept]])
     if commitment is not None:
@@ -190,18 +196,23 @@ def _card(
     return with_commitment(lang, text, commitment), markup, about
 
 
+def _clock_of(inv: storage.Invitation) -> MoveClock:
+    """The move clock the invitation's game will have (the lobby chose it)."""
+    return clocks.split_options(inv.options)[1] or clocks.default_clock(group=False)
+
+
 async def _card_result(
     lang: str,
     actor: Actor,
     offer: Offer,
     asked: Query,
-    token: str,
+    inv: storage.Invitation,
     commitment: str | None,
     shows: Shows,
 ) -> InlineQueryResultUnion:
     """A challenge card as a result: a photo of the start (its file id; the picture is
     uploaded once per offer and language), or text when no chat can take the upload."""
-    text, markup, about = _card(lang, actor, offer, asked, token, commitment)
+    text, markup, about = _card(lang, actor, offer, asked, inv, commitment)
     options = start_options(
         lang,
         match_length=offer.match_length,
@@ -258,9 +269,7 @@ async def inline_query(
             link = await create_start_link(bot, inv.token)
             links.append(_link_result(lang, actor, offer, link, commitment))
         else:
-            cards.append(
-                await _card_result(lang, actor, offer, asked, inv.token, commitment, shows)
-            )
+            cards.append(await _card_result(lang, actor, offer, asked, inv, commitment, shows))
     button = None
     if any(isinstance(card, InlineQueryResultArticle) for card in cards):
         # no picture could be uploaded: starting the bot gives it a chat to upload to

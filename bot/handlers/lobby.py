@@ -18,17 +18,25 @@ from bot.handlers.dice import client_seed_of
 from bot.handlers.util import parse_new_args
 from bot.house_rules import describe
 from bot.middlewares import actor_of
+from bot.presenter.clock import clock_name
 from bot.presenter.dice import commitment_line, with_copy_button
 from bot.showing import Shows
 from bot.texts import h, t
-from engine import Side
+from engine import Options, Side
 from engine.variants import VARIANTS
 from gameplay import Actor, GameService, Lobby, Place, Refused
+from gameplay.clocks import MoveClock
 from gameplay.service import LEVELS
 
 
 def length_text(lang: str, n: int) -> str:
     return t(lang, "lobby_length", n=n) if n > 1 else ""
+
+
+def rules_text(lang: str, variant: str, options: Options, move_clock: MoveClock) -> str:
+    """The lobby's rules in force and its move clock, one line each."""
+    rules = t(lang, "lobby_rules", rules=describe(lang, variant, options))
+    return f"{rules}\n{t(lang, 'lobby_clock', clock=clock_name(lang, move_clock))}"
 
 
 def invitation_keyboard(
@@ -95,6 +103,7 @@ async def new_in_group(
         return
     defaults = await games.chats.defaults(place.chat_id)
     variant, length = parse_new_args(command.args, defaults.variant, defaults.match_length)
+    move_clock = defaults.clock_for(group=True)
     inv = await lobby.invite(
         actor,
         place,
@@ -102,6 +111,7 @@ async def new_in_group(
         match_length=length,
         options=defaults.options,
         client_seed=client_seed_of(message, update_id),
+        move_clock=move_clock,
     )
     commitment = await invitation_commitment(games, inv.dice_seed_id)
     text = t(
@@ -110,7 +120,7 @@ async def new_in_group(
         inviter=h(actor.name),
         variant=t(lang, f"variant_{variant}"),
         length=length_text(lang, length),
-        rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
+        rules=rules_text(lang, variant, defaults.options, move_clock),
     )
     await message.answer(
         with_commitment(lang, text, commitment),
@@ -145,6 +155,7 @@ async def challenge(
     defaults = await games.chats.defaults(place.chat_id)
     variant, length = parse_new_args(command.args, defaults.variant, defaults.match_length)
     invited = actor_of(target)
+    move_clock = defaults.clock_for(group=True)
     inv = await lobby.invite(
         actor,
         place,
@@ -153,6 +164,7 @@ async def challenge(
         options=defaults.options,
         invitee=invited,
         client_seed=client_seed_of(message, update_id),
+        move_clock=move_clock,
     )
     commitment = await invitation_commitment(games, inv.dice_seed_id)
     invitee = f'<a href="tg://user?id={target.id}">{h(invited.name)}</a>'
@@ -163,7 +175,7 @@ async def challenge(
         invitee=invitee,
         variant=t(lang, f"variant_{variant}"),
         length=length_text(lang, length),
-        rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
+        rules=rules_text(lang, variant, defaults.options, move_clock),
     )
     await message.answer(
         with_commitment(lang, text, commitment),
@@ -275,6 +287,7 @@ async def private_invite(
         await query.answer()
         return
     defaults = await games.chats.defaults(place.chat_id)
+    move_clock = defaults.clock_for(group=False)
     inv = await lobby.invite(
         actor,
         place,
@@ -282,6 +295,7 @@ async def private_invite(
         match_length=defaults.match_length,
         options=defaults.options,
         client_seed=client_seed_of(query, update_id),
+        move_clock=move_clock,
     )
     commitment = await invitation_commitment(games, inv.dice_seed_id)
     await query.answer()
@@ -298,6 +312,7 @@ async def private_invite(
     if commitment is not None:
         keyboard = with_copy_button(keyboard, lang, commitment)
     text = t(lang, "invite_link", link=link, hours=hours)
+    text += "\n" + t(lang, "lobby_clock", clock=clock_name(lang, move_clock))
     me = await bot.me()
     if me.supports_inline_queries:
         text += t(lang, "inline_hint", bot=me.username)
