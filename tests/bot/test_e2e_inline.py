@@ -28,6 +28,7 @@ from tests.bot.harness import (
     settle,
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
+from tests.fake_time import FakeTime
 
 TRANSCRIPTS = os.environ.get("NARDY_TRANSCRIPTS")
 
@@ -388,3 +389,36 @@ async def test_the_invitation_link_result_starts_a_game_in_the_private_chats(
             assert [m for m in tg.messages[person.id].values() if m.photo and not m.deleted]
         game = await run.app.games.find_for_chat(Place(boris.id, 0, ChatKind.PRIVATE), boris.id)
         assert game is not None and game.row.inline_message_id is None
+
+
+async def test_an_inline_games_clock_reminds_and_offers_the_claim_in_private(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """72 hours a move (an inline challenge's default): the inline board counts down, the
+    reminder reaches the mover's private chat and the claim the waiting player's; the claim
+    ends the game in the inline message."""
+    tg = fake_telegram
+    alice, boris, _ = people(tg)
+    friends = tg.users_chat(alice, boris)
+    time = FakeTime()
+    async with running_bot(tg, tmp_path / "clock.sqlite3", time=time) as run:
+        card = await start_game(tg, alice, boris, friends, "c.long.1.d")
+        assert card.inline_message_id is not None
+        assert "3 d left for this move" in (card.caption or "")
+        snap = await run.app.games.find_inline(card.inline_message_id)
+        assert snap is not None and snap.game.seat_to_act is not None
+        late = alice if snap.user_ids[snap.game.seat_to_act] == alice.id else boris
+        waiting = boris if late is alice else alice
+        await time.advance(hours=36, seconds=1)
+        await settle(tg)
+        reminder = tg.last_bot_message(late.id)
+        assert reminder.text is not None and "⏰" in reminder.text
+        await time.advance(hours=36)
+        await settle(tg)
+        offer = tg.last_bot_message(waiting.id)
+        claim = next(b for row in offer.buttons() for b in row if "callback_data" in b)
+        await tg.tap(waiting.id, offer.message_id, waiting, claim["callback_data"])
+        await settle(tg)
+        final = await run.app.store.get_game(snap.game_id)
+        assert final.status is storage.GameStatus.FINISHED
+        assert "🏆" in (card.caption or "") and "M-19" in (card.caption or "")
