@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from aiogram import Bot, F, Router
 from aiogram.types import (
@@ -34,7 +36,6 @@ from aiogram.types import (
 )
 from aiogram.utils.deep_linking import create_start_link
 
-import storage
 from bot import refusals
 from bot.boards import Target
 from bot.callbacks import Act, GameCB, LobbyAct, LobbyCB
@@ -167,7 +168,8 @@ def _card(
     actor: Actor,
     offer: Offer,
     asked: Query,
-    inv: storage.Invitation,
+    token: str,
+    clock: MoveClock,
     commitment: str | None,
 ) -> tuple[str, InlineKeyboardMarkup, str]:
     """A challenge card's text, its buttons (Accept, and the dice fingerprint to copy) and
@@ -180,10 +182,10 @@ def _card(
         whom=whom,
         variant=t(lang, f"variant_{offer.variant}"),
         length=length_text(lang, offer.match_length),
-        rules=rules_text(lang, offer.variant, offer.options, _clock_of(inv)),
+        rules=rules_text(lang, offer.variant, offer.options, clock),
     )
     accept = InlineKeyboardButton(
-        text=t(lang, "btn_accept"), callback_data=LobbyCB(token=inv.token, a=LobbyAct.ACCEPT).pack()
+        text=t(lang, "btn_accept"), callback_data=LobbyCB(token=token, a=LobbyAct.ACCEPT).pack()
     )
     markup = InlineKeyboardMarkup(inline_keyboard=[[accept]])
     if commitment is not None:
@@ -196,9 +198,9 @@ def _card(
     return with_commitment(lang, text, commitment), markup, about
 
 
-def _clock_of(inv: storage.Invitation) -> MoveClock:
-    """The move clock the invitation's game will have (the lobby chose it)."""
-    return clocks.split_options(inv.options)[1] or clocks.default_clock(group=False)
+def _clock_of(options: Mapping[str, Any]) -> MoveClock:
+    """The move clock an invitation's game will have (the lobby chose it)."""
+    return clocks.split_options(options)[1] or clocks.default_clock(group=False)
 
 
 async def _card_result(
@@ -206,13 +208,14 @@ async def _card_result(
     actor: Actor,
     offer: Offer,
     asked: Query,
-    inv: storage.Invitation,
+    token: str,
+    clock: MoveClock,
     commitment: str | None,
     shows: Shows,
 ) -> InlineQueryResultUnion:
     """A challenge card as a result: a photo of the start (its file id; the picture is
     uploaded once per offer and language), or text when no chat can take the upload."""
-    text, markup, about = _card(lang, actor, offer, asked, inv, commitment)
+    text, markup, about = _card(lang, actor, offer, asked, token, clock, commitment)
     options = start_options(
         lang,
         match_length=offer.match_length,
@@ -269,7 +272,11 @@ async def inline_query(
             link = await create_start_link(bot, inv.token)
             links.append(_link_result(lang, actor, offer, link, commitment))
         else:
-            cards.append(await _card_result(lang, actor, offer, asked, inv, commitment, shows))
+            cards.append(
+                await _card_result(
+                    lang, actor, offer, asked, inv.token, _clock_of(inv.options), commitment, shows
+                )
+            )
     button = None
     if any(isinstance(card, InlineQueryResultArticle) for card in cards):
         # no picture could be uploaded: starting the bot gives it a chat to upload to
