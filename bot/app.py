@@ -40,6 +40,8 @@ from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
 from gameplay.inline import InlineChallenges
+from gameplay.archive import Archive
+from gameplay.reviews import Reviews
 from gameplay.scheduler import ClockScheduler, SystemTime, TimeSource
 from teacher import default_matcher
 
@@ -58,6 +60,8 @@ COMMANDS = (
     "hint",
     "stats",
     "top",
+    "review",
+    "history",
     "rules",
     "why",
     "settings",
@@ -79,6 +83,7 @@ class App:
     outbox: Outbox
     settings: Settings
     clocks: ClockScheduler
+    reviews: Reviews
     _clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -105,6 +110,7 @@ class App:
 
     async def close(self) -> None:
         await self.stop_clocks()
+        await self.reviews.close()
         await self.boards.painter.close()
         await self.store.close()
         await self.bot.session.close()
@@ -127,6 +133,7 @@ def make_dispatcher(
     shows: Shows,
     langs: Languages,
     settings: Settings,
+    reviews: Reviews | None = None,
 ) -> Dispatcher:
     """The dispatcher with the objects handlers ask for by name, the middlewares (see
     :mod:`bot.middlewares`) and the routers."""
@@ -138,6 +145,8 @@ def make_dispatcher(
         outbox=shows.outbox,
         settings=settings,
         challenges=InlineChallenges(lobby),
+        archive=Archive(games.store),
+        reviews=reviews or Reviews(games.store),
     )
     dp.update.outer_middleware(Updates())
     context = Context(games, langs)
@@ -208,13 +217,14 @@ async def build(
     await painter.start()
     inline = InlineBoards(bot, outbox, painter, media_chat_id=settings.media_chat_id)
     shows = Shows(Boards(bot, store, outbox, painter), games, langs, inline)
-    dp = make_dispatcher(games, lobby, shows, langs, settings)
+    reviews = Reviews(store)
+    dp = make_dispatcher(games, lobby, shows, langs, settings, reviews)
     answered = AnsweredQueries()
     bot.session.middleware(answered)
     dp["answered"] = answered
     scheduler = ClockScheduler(store, ClockNotices(games, shows), time=time)
     games.on_clock_written = scheduler.wake_by
-    return App(bot, dp, store, games, lobby, shows, outbox, settings, scheduler)
+    return App(bot, dp, store, games, lobby, shows, outbox, settings, scheduler, reviews)
 
 
 async def register_commands(bot: Bot) -> None:

@@ -60,7 +60,11 @@ def _play_rows(
         if view.inline:
             return rows, []
         rows.append(
-            [btn(t(lang, "btn_replay"), Act.REPLAY), btn(t(lang, "btn_record"), Act.RECORD)]
+            [
+                btn(t(lang, "btn_replay"), Act.REPLAY),
+                btn(t(lang, "btn_record"), Act.RECORD),
+                btn(t(lang, "btn_review"), Act.REVIEW),
+            ]
         )
         if snap.match.is_over:
             rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])
