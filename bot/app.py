@@ -39,8 +39,8 @@ from bot.session import AnsweredQueries, ApiSession
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
-from gameplay.inline import InlineChallenges
 from gameplay.archive import Archive
+from gameplay.inline import InlineChallenges
 from gameplay.reviews import Reviews
 from gameplay.scheduler import ClockScheduler, SystemTime, TimeSource
 from teacher import default_matcher
