@@ -45,13 +45,19 @@ FORMAT_VERSION = 1
 
 
 def features(
-    tokens: Tokens, terms: Iterable[str], word_term: Callable[[str], str]
+    tokens: Tokens,
+    terms: Iterable[str],
+    word_term: Callable[[str], str],
+    other_reading: Callable[[str], str | None] | None = None,
 ) -> frozenset[str]:
     """What the model sees of a question: the index terms the matcher found (typos already
     corrected), each significant word's own term and its first letters, adjacent word pairs,
     numbers, dice and rule IDs.
 
-    ``word_term`` reads one word (a lemma's stem in Russian, a stem in English).
+    ``word_term`` reads one word (a lemma's stem in Russian, a stem in English);
+    ``other_reading``, if given, a second reading of it — a Latin word typed by a Russian
+    speaker read as transliteration («kak bit» → бить), so it meets the Cyrillic questions'
+    features (its English stem stays too).
     """
     out = {"t:" + term for term in terms}
     previous = ""
@@ -60,6 +66,11 @@ def features(
         out.add("w:" + term)
         if len(term) > PREFIX:
             out.add("p:" + term[:PREFIX])
+        alt = other_reading(word) if other_reading is not None else None
+        if alt:
+            out.add("w:" + alt)
+            if len(alt) > PREFIX:
+                out.add("p:" + alt[:PREFIX])
         if previous:
             out.add(f"b:{previous}_{term}")
         previous = term

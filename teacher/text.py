@@ -151,6 +151,38 @@ _STONE_ROLL_RE = re.compile(
     r"(?<![а-яё])кам(?:ень|ня|ни|нем|не)\s+(?=[1-6]\s*(?:[-–—:xх]|\s)\s*[1-6](?![0-9]))",
     re.IGNORECASE,
 )
+# Die faces by their Persian / Turkic names, as players in the Caucasus and Central Asia call
+# a roll: «ду-шеш» is 2-6, «шеш-гоша» (or «гоша шеш») a double six; also in Latin letters.
+# Only in pairs, where they cannot be ordinary words (шеш-беш alone is the game's old name).
+_FACE_NAMES = {
+    "1": "ек як йек yek yak",
+    "2": "ду du dy",
+    "3": "се сэ si se",
+    "4": "чар чахар джахар char chahar cahar jahar",
+    "5": "пяндж пендж пенч беш penj panj pendzh besh",
+    "6": "шеш shesh",
+}
+_FACE = {name: digit for digit, names in _FACE_NAMES.items() for name in names.split()}
+_FACE_ALT = "|".join(sorted(_FACE, key=len, reverse=True))
+_DOUBLE_NAME = r"(?:гош[аи]?|кош[аи]?|gosh[ae]?|kosh[ae]?)"
+_FACE_PAIR_RE = re.compile(
+    rf"(?<![\wа-яё])(?:({_FACE_ALT})\s*[-–— ]\s*({_FACE_ALT})|({_FACE_ALT})\s*[-–— ]\s*"
+    rf"{_DOUBLE_NAME}|{_DOUBLE_NAME}\s*[-–— ]\s*({_FACE_ALT}))(?![\wа-яё])",
+    re.IGNORECASE,
+)
+
+
+def _face_pair(m: re.Match[str]) -> str:
+    """A roll named by face names, as digits («ду-шеш» → "2-6", «шеш-гоша» → "6-6 куш")."""
+    a, b, double_a, double_b = (g.lower() if g else g for g in m.groups())
+    if a and b:
+        if {a, b} <= {"шеш", "беш", "shesh", "besh"} and a != b:
+            return m.group(0)  # шеш-беш: the game's name far more often than a roll
+        return f" {_FACE[a]}-{_FACE[b]} "
+    face = _FACE[double_a or double_b]
+    return f" {face}-{face} куш "
+
+
 _NUMBER_WORD_RE = re.compile(
     r"(?<![0-9a-zа-яё])(" + "|".join(_NUMBER_WORDS) + r")(?![0-9a-zа-яё])", re.IGNORECASE
 )
@@ -171,6 +203,7 @@ def tokenize(text: str) -> Tokens:
     text = _RULE_RE.sub(" ", text)
     moved = _move_words(text)
     text = _MOVE_RE.sub(" ", text)
+    text = _FACE_PAIR_RE.sub(_face_pair, text)
     text = _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _DIE_FACE_RE.sub(lambda m: _DIE_FACES[m.group(1).lower().replace("ё", "е")], text)
     text = _STONE_ROLL_RE.sub("зар ", text)

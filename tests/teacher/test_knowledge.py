@@ -325,6 +325,17 @@ def test_tokenizer_keeps_dice_rule_ids_and_fixes_mixed_scripts() -> None:
     assert tokenize("выпало 1-6").dice == tokenize("выпало 6:1").dice == ("d61",)
 
 
+def test_rolls_named_by_persian_face_names_are_dice() -> None:
+    assert tokenize("выпало ду-шеш, как ходить").dice == ("d62",)
+    assert tokenize("у меня се чар").dice == ("d43",)
+    assert tokenize("dy-shesh again").dice == ("d62",)
+    double_six = tokenize("шеш-гоша в первый ход")
+    assert double_six.dice == ("d66",) and "куш" in double_six.words
+    # Alone they stay words, and шеш-беш is the game's old name, not 6-5.
+    assert tokenize("сегодня ду").dice == ()
+    assert tokenize("шеш-беш это нарды?").dice == ()
+
+
 def test_transliteration_and_sound_keys() -> None:
     assert translit_to_cyrillic("golovy") == "головы"
     assert translit_to_cyrillic("sgorel") == "сгорел"

@@ -72,6 +72,26 @@ def test_trained_without_a_blind_set_it_still_answers_it(
     assert figures.off_topic_dont_know >= off_dont_know
 
 
+def test_a_russian_speakers_latin_word_is_also_read_as_transliteration() -> None:
+    matcher = Matcher(learn=False)
+    ru = matcher.score("kak bit v korotkih", lang_hint="ru").features
+    en = matcher.score("kak bit v korotkih", lang_hint="en").features
+    cyrillic = matcher.score("как бить в коротких", lang_hint="ru").features
+    assert "w:бит" in cyrillic and "w:бит" in ru and "w:бит" not in en
+
+
+def test_the_off_topic_class_learns_the_bot_and_the_shop() -> None:
+    from teacher.offtopic import NEAR_DOMAIN_EN, NEAR_DOMAIN_RU
+    from teacher.training import keyword_rows
+
+    rows = [r for r in keyword_rows() if r.expected == OFF_TOPIC]
+    assert {r.question for r in rows} == set(NEAR_DOMAIN_RU) | set(NEAR_DOMAIN_EN)
+    model = QuestionModel.shipped()
+    feats = Matcher(learn=False).score("где купить доску из дерева", lang_hint="ru").features
+    probabilities = model.probabilities(feats)
+    assert max(probabilities, key=probabilities.__getitem__) == OFF_TOPIC
+
+
 def test_counts_round_trip_through_json() -> None:
     counts = count(
         [(frozenset({"w:марс", "t:марс"}), "game_end"), (frozenset({"w:погода"}), OFF_TOPIC)],
