@@ -29,7 +29,7 @@ from teacher.text import Tokens, script_of, significant_words
 OFF_TOPIC = "none"
 """The class of questions that are not about the rules."""
 
-ALPHA = 0.1
+ALPHA = 0.05
 """Additive smoothing of the word counts (chosen on held-out sets, docs/knowledge.md)."""
 
 TEMPERATURE = 3.0
@@ -79,6 +79,10 @@ def features(
         if dice[1] == dice[2]:
             out.add("double")
     out.update("r:" + rule_id for rule_id in tokens.rule_ids)
+    if tokens.moves:  # a written move: a question about a concrete play
+        out.add("move")
+        if len(tokens.moves) > 1:
+            out.add("moves")
     return frozenset(out)
 
 
