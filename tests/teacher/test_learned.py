@@ -35,9 +35,16 @@ def test_the_shipped_model_is_what_training_gives(train_script: ModuleType) -> N
 
 # set -> (the sets left out of training, {lang: (questions, top-1, top-3, wrong don't know)},
 # (off-topic, off-topic don't know)), measured by training without them (docs/knowledge.md).
-# Blind set v3's row is its one blind evaluation — the matcher frozen at commit 5b2aff8,
-# before v3 was read, so without v3 and dev set 5 (written after) — reproduced exactly.
+# Blind set v4's row is its one blind evaluation — the matcher frozen at commit 21d083c, before
+# v4 was read, so trained on everything but v4 — reproduced exactly. The older sets' rows are
+# floors from their own blind evaluations (v3: commit 5b2aff8, without v3 and dev set 5, written
+# after it); training on later sets may raise them, never lower them.
 HELD_OUT = {
+    "blind_set_v4.tsv": (
+        ("blind_set_v4.tsv",),
+        {"ru": (278, 249, 268, 3), "en": (130, 119, 128, 2)},
+        (85, 79),
+    ),
     "blind_set_v3.tsv": (
         ("blind_set_v3.tsv", "dev_set_5.tsv"),
         {"ru": (265, 234, 255, 5), "en": (141, 124, 135, 1)},
