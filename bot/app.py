@@ -42,6 +42,7 @@ from bot.clock_events import ClockNotices
 from bot.config import Settings
 from bot.drawing import Painter
 from bot.handlers import routers
+from bot.inline_boards import InlineBoards
 from bot.languages import Languages
 from bot.middlewares import Claim, Context, GameTap, Updates
 from bot.outbox import Outbox
@@ -51,6 +52,7 @@ from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
 from gameplay.archive import Archive
+from gameplay.inline import InlineChallenges
 from gameplay.reviews import Reviews
 from gameplay.scheduler import ClockScheduler, SystemTime, TimeSource
 from gameplay.service import SHARED_MAX_AGE
@@ -225,6 +227,7 @@ def make_dispatcher(
         langs=langs,
         outbox=shows.outbox,
         settings=settings,
+        challenges=InlineChallenges(lobby),
         archive=Archive(games.store),
         reviews=reviews or Reviews(games.store),
     )
@@ -312,7 +315,8 @@ async def build(
     langs = Languages(games.players, games.chats, max_age=None if sole else SHARED_MAX_AGE)
     painter = Painter(settings.render_processes)
     await painter.start()
-    shows = Shows(Boards(bot, store, outbox, painter, sole_writer=sole), games, langs)
+    inline = InlineBoards(bot, outbox, painter, media_chat_id=settings.media_chat_id)
+    shows = Shows(Boards(bot, store, outbox, painter, sole_writer=sole), games, langs, inline)
     reviews = Reviews(store)
     dp = make_dispatcher(games, lobby, shows, langs, settings, reviews)
     answered = AnsweredQueries()
@@ -346,6 +350,20 @@ async def register_commands(bot: Bot) -> None:
     await bot.set_my_commands(commands, scope=BotCommandScopeDefault())
 
 
+async def check_inline_mode(bot: Bot) -> bool:
+    """Say in the log, with the BotFather steps, when inline mode is off (challenges typed as
+    ``@bot`` in any chat then do nothing); True when it is on."""
+    me = await bot.me()
+    if not me.supports_inline_queries:
+        log.warning(
+            "inline mode is off: @%s cannot be challenged from other chats. Turn it on in "
+            "@BotFather: /setinline, choose the bot, send a placeholder such as 'game'; and "
+            "/setinlinefeedback -> Enabled (100%%) so posted challenges are never reused",
+            me.username,
+        )
+    return bool(me.supports_inline_queries)
+
+
 def settle_memory() -> None:
     """Put everything alive at start-up out of the garbage collector's reach.
 
@@ -375,6 +393,7 @@ async def run(settings: Settings, *, outbox: Outbox | None = None) -> None:
     app = await build(settings, outbox=outbox)
     try:
         await register_commands(app.bot)
+        await check_inline_mode(app.bot)
         await asyncio.to_thread(default_matcher)  # the rules matcher's index, ~0.15 s, once
         settle_memory()
         # Expiring invitations and pruning old update ids are idempotent statements: every
