@@ -53,12 +53,16 @@ from aiogram.types import Message
 from aiohttp import web
 from PIL import Image
 
+from tests.fake_inline import InlineAnswer, InlineMode, InlineQuery
+
 __all__ = [
     "Call",
     "CallbackAnswer",
     "FakeChat",
     "FakeTelegram",
     "FakeUser",
+    "InlineAnswer",
+    "InlineQuery",
     "LocalBotSession",
     "StoredFile",
     "StoredMessage",
@@ -188,6 +192,7 @@ _BOOL_PARAMS = frozenset(
         "disable_content_type_detection",
         "allow_paid_broadcast",
         "is_big",
+        "is_personal",
     }
 )
 _JSON_PARAMS = frozenset(
@@ -204,6 +209,8 @@ _JSON_PARAMS = frozenset(
         "message_ids",
         "menu_button",
         "rights",
+        "results",
+        "button",
     }
 )
 
@@ -328,6 +335,7 @@ class FakeChat:
     bot_is_admin: bool = False
     blocked: bool = False
     members: set[int] = field(default_factory=set)
+    bot_member: bool = True  # False: people's chat the bot is not in (see ``users_chat``)
 
     @property
     def label(self) -> str:
@@ -410,6 +418,8 @@ class StoredMessage:
     deleted: bool = False
     pinned: bool = False
     edits: int = 0
+    via_bot: bool = False  # posted by a user choosing an inline result
+    inline_message_id: str | None = None
 
     @property
     def photo(self) -> bytes | None:
@@ -1009,7 +1019,7 @@ def _image_size(data: bytes, *, full_decode: bool) -> tuple[int, int]:
 Handler = Callable[[dict[str, Any], dict[str, _Upload]], Awaitable[Any]]
 
 
-class FakeTelegram:
+class FakeTelegram(InlineMode):
     """The fake Bot API server plus the test-side driving API.
 
     Constructor options:
@@ -1089,7 +1099,9 @@ class FakeTelegram:
         self._port: int | None = None
         self._closing = False
 
+        self._init_inline()
         handlers: dict[str, Handler] = {
+            "answerInlineQuery": self._m_answer_inline_query,
             "getMe": self._m_get_me,
             "logOut": self._m_true,
             "close": self._m_true,
@@ -1697,6 +1709,9 @@ class FakeTelegram:
         if method == "answerCallbackQuery":
             query = self._queries.get(str(params.get("callback_query_id")))
             chat_id = query.chat_id if query is not None else None
+        inline_message = self.inline_messages.get(str(params.get("inline_message_id") or ""))
+        if inline_message is not None:
+            chat_id = inline_message.chat_id
         if not isinstance(chat_id, int):
             chat_id = None
         call = Call(self._call_seq, method, params, self._clock() - self._started_at, chat_id, body)
@@ -1818,7 +1833,7 @@ class FakeTelegram:
         if chat_id is None or chat_id == "":
             raise _bad("Bad Request: chat_id is empty")
         chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
-        if chat is None:
+        if chat is None or not chat.bot_member:
             if isinstance(chat_id, int) and chat_id in self.users:
                 raise TelegramApiError(403, CANT_INITIATE)
             raise _bad(CHAT_NOT_FOUND)
@@ -1934,6 +1949,8 @@ class FakeTelegram:
             "chat": chat.api(),
             "from": self.bot_user if message.from_bot else self.users[message.sender_id].api(),
         }
+        if message.via_bot:
+            data["via_bot"] = self.bot_user
         if message.message_thread_id is not None:
             data["message_thread_id"] = message.message_thread_id
             data["is_topic_message"] = True
@@ -2111,7 +2128,7 @@ class FakeTelegram:
             **self.bot_user,
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline_mode,
             "can_connect_to_business": False,
             "has_main_web_app": False,
         }
@@ -2246,6 +2263,8 @@ class FakeTelegram:
         return inline
 
     async def _m_edit_message_text(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        if params.get("inline_message_id"):
+            return await self._edit_inline("text", params, files)
         message = self._message_for_edit(params)
         text, entities = self._formatted(
             params, "text", "entities", limit=TEXT_LIMIT, too_long=TEXT_TOO_LONG, required=True
@@ -2260,6 +2279,8 @@ class FakeTelegram:
     async def _m_edit_message_caption(
         self, params: dict[str, Any], files: dict[str, _Upload]
     ) -> Any:
+        if params.get("inline_message_id"):
+            return await self._edit_inline("caption", params, files)
         message = self._message_for_edit(params)
         caption, caption_entities = self._caption(params)
         markup = self._edit_markup(params)
@@ -2273,6 +2294,8 @@ class FakeTelegram:
         return self._message_payload(message)
 
     async def _m_edit_message_media(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        if params.get("inline_message_id"):
+            return await self._edit_inline("media", params, files)
         message = self._message_for_edit(params)
         media = params.get("media")
         if not isinstance(media, dict):
@@ -2305,6 +2328,8 @@ class FakeTelegram:
     async def _m_edit_message_reply_markup(
         self, params: dict[str, Any], files: dict[str, _Upload]
     ) -> Any:
+        if params.get("inline_message_id"):
+            return await self._edit_inline("markup", params, files)
         message = self._message_for_edit(params)
         markup = self._edit_markup(params)
         self._apply_edit(message, {"reply_markup": markup})
