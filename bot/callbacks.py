@@ -30,6 +30,12 @@ class Act(StrEnum):
     VERIFY = "f"  # after the match: verify the dice (docs/fairness.md)
     REPLAY = "A"  # the finished game's animated replay
     RECORD = "F"  # the finished game's record as a .mat file
+    CLAIM = "C"  # the mover's time is up: the waiting player claims the game
+    WAIT = "W"  # the mover's time is up: keep waiting
+    ABANDON_YES = "a"  # accept the other player's offer to abandon the game
+    ABANDON_NO = "z"  # decline (or withdraw) the offer
+    ADMIN_END = "E"  # a group admin confirms ending the game
+    ADMIN_KEEP = "K"  # ... or lets it go on
 
 
 class GameCB(CallbackData, prefix="g"):

@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     webhook_path: str = Field("/telegram/webhook", alias="WEBHOOK_PATH")
     invitation_ttl_hours: int = Field(24, alias="INVITATION_TTL_HOURS", ge=1, le=24 * 30)
     render_processes: int = Field(1, alias="RENDER_PROCESSES", ge=0, le=8)
+    #: A game nobody acts in for this many days is closed as abandoned (no rating change).
+    abandon_after_days: int = Field(30, alias="ABANDON_AFTER_DAYS", ge=1, le=3650)
 
     @field_validator("log_level", mode="before")
     @classmethod
