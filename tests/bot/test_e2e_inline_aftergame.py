@@ -17,8 +17,8 @@ from bot.callbacks import Act
 from bot.texts import t
 from engine.fairness import verify_report
 from gameplay import Actor, Resign
-from tests.bot.harness import TOKEN, game_buttons, running_bot
-from tests.bot.test_e2e_inline import WORDS, accept, post_challenge, tap_card, until
+from tests.bot.harness import TOKEN, game_buttons, running_bot, until
+from tests.bot.test_e2e_inline import WORDS, accept, post_challenge, tap_card
 from tests.fake_telegram import FakeTelegram, StoredMessage
 
 
