@@ -158,9 +158,11 @@ async def review(
     if to is None:
         return
     start, task = reviews.request(snap.game_id)
-    if start is ReviewStart.RUNNING:
+    if start is ReviewStart.RUNNING and not to.private:  # it will be answered in this chat
         await query.answer(t(lang, "review_running"))
         return
+    # From an inline message a running request is for the other player's private chat (or
+    # this player's earlier tap): this chat gets the review too when it is ready.
     await query.answer(_wait_text(lang, "review_wait", to))
     await _deliver(task, snap, lang, to.chat_id, to.thread_id, shows, bot)
 

@@ -1,7 +1,7 @@
 """After an inline-mode game, end to end: the finished board in the inline message offers
 Replay, Record, Review and Verify (no Rematch: its offer would be a new message in a chat the
 bot may not be in). Their files go to the tapping person's private chat with the bot: a player
-gets the dice report there and it verifies with ``engine.fairness``; a stranger may verify the
+gets the dice report there and it verifies with ``engine.fairness``, then her replay and review; a stranger may verify the
 dice too, but not ask for a replay; a player who never started the bot is asked, in an alert
 in their language, to start it."""
 
@@ -63,6 +63,7 @@ async def test_a_finished_inline_game_offers_its_after_game_buttons_in_private(
         assert t("en", "btn_rematch") not in labels
         verify_data = next(d for _, cb, d in game_buttons(card) if cb.a is Act.VERIFY)
         replay_data = next(d for _, cb, d in game_buttons(card) if cb.a is Act.REPLAY)
+        review_data = next(d for _, cb, d in game_buttons(card) if cb.a is Act.REVIEW)
 
         # A player taps Verify: the verdict and the report come to her private chat.
         answer = await tap_card(tg, card, alice, data=verify_data)
@@ -99,3 +100,13 @@ async def test_a_finished_inline_game_offers_its_after_game_buttons_in_private(
             alice.id,
             lambda: any(m.media_kind == "animation" for m in tg.messages[alice.id].values()),
         )
+
+        # And her review: the summary in her private chat, in her language.
+        answer = await tap_card(tg, card, alice, data=review_data)
+        assert answer == f"{t('en', 'review_wait')} {t('en', 'inline_to_private')}"
+        await until(
+            tg,
+            alice.id,
+            lambda: any("Game review" in (m.text or "") for m in tg.messages[alice.id].values()),
+        )
+        assert not [m for m in tg.messages[friends.id].values() if m.from_bot]
