@@ -1,9 +1,9 @@
 """After an inline-mode game, end to end: the finished board in the inline message offers
 Replay, Record, Review and Verify (no Rematch: its offer would be a new message in a chat the
-bot may not be in). Their files go to the tapping person's private chat with the bot: a player
-gets the dice report there and it verifies with ``engine.fairness``, then her replay and review; a stranger may verify the
-dice too, but not ask for a replay; a player who never started the bot is asked, in an alert
-in their language, to start it."""
+bot may not be in). Their answers go to the tapping person's private chat with the bot: a
+player gets the dice report there and it verifies with ``engine.fairness``, then her replay
+and her review; a stranger may verify the dice too, but not ask for a replay; a player who
+never started the bot is asked, in an alert in his language, to start it."""
 
 from __future__ import annotations
 
