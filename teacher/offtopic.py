@@ -24,7 +24,7 @@ OTHER_GAMES_RU: frozenset[str] = frozenset(
     шахматы шахматный шахматист ферзь ладья дамка рокировка гроссмейстер домино
     доминошка покер преферанс блэкджек рулетка казино мафия мафиози рубик крестик нолик
     монополия яцзы лото бинго судоку кроссворд тетрис бильярд кий скрабл эрудит уно
-    маджонг сёги шоги нонограмма
+    маджонг сёги шоги нонограмма лудо футбол хоккей баскетбол волейбол теннис
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """Lemmas that name another game or one of its own pieces or moves."""
@@ -34,7 +34,8 @@ OTHER_GAMES_EN: frozenset[str] = frozenset(
     chess chessboard pawn pawns rook rooks bishop bishops queen castling checkmate stalemate
     draughts domino dominoes dominos poker blackjack roulette casino mafia werewolf rubik
     rubiks rubik's tic tac toe monopoly yahtzee bingo sudoku crossword tetris billiards
-    snooker pool scrabble uno mahjong shogi go
+    snooker pool scrabble uno mahjong shogi go ludo parcheesi football soccer hockey
+    basketball volleyball tennis
     """.split()  # noqa: SIM905 - as above
 )
 """English words that name another game or one of its own pieces."""

@@ -999,7 +999,7 @@ def test_how_to_use_the_bot_is_declined_and_recognised(question: str) -> None:
         ("бот сжёг мою кость, почему", "forced_move"),  # bare «бот»: a complaint about a rule
         ("как сдаться в боте", "resign_draw"),  # сдаться is a rule, not the interface
         ("the bot burned my die, why", "forced_move"),
-        ("я выкинул все шашки первым, кто выиграл", "game_end"),  # «выкинуть» = bear off
+        ("я первым выкинул все шашки, кто победил", "game_end"),  # «выкинуть» = bear off
     ],
 )
 def test_rules_questions_that_mention_the_bot_stay_rules(question: str, expected: str) -> None:
