@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     webhook_path: str = Field("/telegram/webhook", alias="WEBHOOK_PATH")
     invitation_ttl_hours: int = Field(24, alias="INVITATION_TTL_HOURS", ge=1, le=24 * 30)
     render_processes: int = Field(1, alias="RENDER_PROCESSES", ge=0, le=8)
+    # Where board pictures for inline-mode games are uploaded (Telegram takes no upload into
+    # an inline message): a private channel or group the bot may post in. Empty: a player's
+    # private chat with the bot (the upload is deleted there at once).
+    media_chat_id: int | None = Field(None, alias="MEDIA_CHAT_ID")
     #: A game nobody acts in for this many days is closed as abandoned (no rating change).
     abandon_after_days: int = Field(30, alias="ABANDON_AFTER_DAYS", ge=1, le=3650)
 
@@ -51,7 +55,9 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("telegram_api_base", "webhook_url", "database_url", mode="before")
+    @field_validator(
+        "telegram_api_base", "webhook_url", "database_url", "media_chat_id", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():

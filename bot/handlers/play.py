@@ -86,6 +86,18 @@ def button_action(cb: GameCB) -> Action:
 # ---- buttons -----------------------------------------------------------------------------------
 
 
+def point_of(snap: Snapshot, cb: GameCB) -> int | None:
+    """The point a Pick button chose (None: Back); ValueError if the board has moved on and
+    that point has no legal step any more."""
+    game = snap.game
+    point = cb.s if cb.a is Act.PICK else None
+    if point is not None and (
+        game.phase is not Phase.MOVE or all(s.src != point for s in game.legal_steps())
+    ):
+        raise ValueError(f"point {point} has no step now")
+    return point
+
+
 async def pick(
     query: CallbackQuery,
     callback_data: GameCB,
@@ -99,11 +111,9 @@ async def pick(
     if not isinstance(message, Message):
         await query.answer(t(lang, "outdated"))
         return
-    game = snap.game
-    point = callback_data.s if callback_data.a is Act.PICK else None
-    if point is not None and (
-        game.phase is not Phase.MOVE or all(s.src != point for s in game.legal_steps())
-    ):
+    try:
+        point = point_of(snap, callback_data)
+    except ValueError:
         await query.answer(t(lang, "outdated"))
         return
     await query.answer()
@@ -294,11 +304,21 @@ async def _reply_once(
 async def board(
     message: Message, lang: str, actor: Actor, place: Place, games: GameService, shows: Shows
 ) -> None:
+    """The game shown here, again; in a private chat also the person's games that live in
+    inline messages (their boards here are then kept up to date too)."""
     snap = await games.find_for_chat(place, actor.user_id)
-    if snap is None:
+    inline = await games.inline_games(actor.user_id) if place.private else []
+    inline = [s for s in inline if snap is None or s.game_id != snap.game_id]
+    if snap is None and not inline:
         await message.answer(t(lang, "no_game"))
         return
-    await shows.resend(snap, Target(place.chat_id, place.thread_id))
+    here = Target(place.chat_id, place.thread_id)
+    if snap is not None:
+        await shows.resend(snap, here)
+    if inline:
+        await message.answer(t(lang, "board_inline_games"))
+        for other in inline:
+            await shows.resend(other, here)
 
 
 async def resign(

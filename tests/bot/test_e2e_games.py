@@ -16,6 +16,7 @@ from bot.texts import t
 from engine import Phase, format_steps
 from tests.bot.harness import (
     active_match,
+    caught_up,
     current_board,
     game_buttons,
     running_bot,
@@ -43,6 +44,7 @@ async def drive_game(
     buttons (source, destination, Done) or types the whole play in notation."""
     turn_no = 0
     for _ in range(max_actions):
+        mark = tg.mark()
         any_uid = next(iter(players))
         snap = await active_match(app, game_chat, any_uid)
         if snap is None:
@@ -57,6 +59,8 @@ async def drive_game(
         user = players[uid]
         chat = chats.get(uid) or chats[game_chat]
         board = current_board(tg, chat)
+        if not await caught_up(tg, chat.id, board, snap.version, mark):
+            continue  # the board was still being drawn: read the game again
         buttons = game_buttons(board)
         acts = {cb.a: data for _, cb, data in buttons}
         if game.phase is Phase.DOUBLE:
