@@ -126,6 +126,10 @@ TEXTS: dict[str, str] = {
     "inline_lost": "⚠️ The game's message in the shared chat can no longer be changed (it was "
     "deleted or is too old). The game goes on here, in the private chat.",
     "inline_closed": "This challenge is no longer open.",
+    "inline_start_bot": "I cannot write to you yet: open @{bot}, tap Start, then tap this "
+    "button again. It comes to our private chat: a game's message in another chat cannot "
+    "carry files.",
+    "inline_to_private": "It comes to your private chat with the bot.",
     "inline_hint": "\n\nOr challenge a friend right in your chat with them: type "
     "<code>@{bot} </code> there (or <code>@{bot} @friends_name</code>) and pick a game.",
     "inline_off": "\n\n(Challenging right in a chat with a friend is not available now: the "
@@ -315,6 +319,9 @@ TEXTS: dict[str, str] = {
     "rules_list_long": "📖 <b>Long nardy</b> — pick a topic:",
     "rules_list_short": "📖 <b>Short nardy</b> — pick a topic:",
     "rules_list_general": "📖 <b>General rules</b> (both games) — pick a topic:",
+    "rules_about_bot": "🤖 That sounds like a question about the bot itself, not the rules. A new "
+    "game — /new (with a friend by link or against the computer), all commands — /help, this "
+    "chat's rules — /settings. A question about the rules of nardy? Pick a topic:",
     "rules_unknown": "🤷 I don't know that one. Try other words — say, “when does a die burn” or "
     "“what is mars” — or pick a topic:",
     "rules_close": "🔎 If you meant something else — maybe “{topic}”? The button is below.",
