@@ -22,8 +22,9 @@ class ChatView:
     lang: str
     owner_user_id: int | None = None
     pick: int | None = None  # a source point chosen by the mover: show its destinations
-    # An inline-mode message: shown like a group's board, but with no button whose answer is
-    # a new message (the bot may not be in that chat), so no Why?, Replay, Record, Verify.
+    # An inline-mode message: shown like a group's board, but the bot may not be in that chat:
+    # no Why? or Rematch (answered by a new message there); after the game, Replay, Record,
+    # Review and Verify answer in the tapping player's private chat with the bot.
     inline: bool = False
 
 
