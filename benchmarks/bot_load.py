@@ -346,9 +346,13 @@ async def main() -> None:
                 workers = [peak_rss_mb(c) for p in procs for c in children(p.pid)]
             finally:
                 for proc in procs:
-                    proc.terminate()
+                    proc.terminate()  # each finishes its updates in flight (SHUTDOWN_TIMEOUT)
                 for proc in procs:
-                    proc.wait(60)
+                    try:
+                        proc.wait(90)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait(30)
     where = f"{args.workers} webhook workers" if webhook else "1 process, long polling"
     print(f"bot: {where}; database {args.database}")
     print(

@@ -417,8 +417,10 @@ async def run(settings: Settings, *, outbox: Outbox | None = None) -> None:
         log.info("stopped")
 
 
-async def _finish_in_flight(app: App) -> None:
-    if not await app.in_flight.drained(app.settings.shutdown_timeout):
+async def _finish_in_flight(app: App, timeout: float | None = None) -> None:
+    if timeout is None:
+        timeout = app.settings.shutdown_timeout
+    if not await app.in_flight.drained(timeout):
         log.warning(
             "stopping with %d updates still being handled after %.0f s",
             app.in_flight.count,
@@ -487,6 +489,8 @@ async def _run_webhook(app: App) -> None:
         app.stopping = True
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
-        # Closes the listening socket at once, then waits for the requests being handled.
+        # Closes the listening socket at once, then waits for the requests being handled; the
+        # whole stop stays within one SHUTDOWN_TIMEOUT.
+        deadline = loop.time() + settings.shutdown_timeout
         await runner.cleanup()
-        await _finish_in_flight(app)
+        await _finish_in_flight(app, max(0.0, deadline - loop.time()))
