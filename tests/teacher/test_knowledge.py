@@ -385,7 +385,9 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("что такое куш", "dice", ()),
     ("сколько ходов дает дубль", "dice", ()),
     ("можно ли сложить зары и пойти одной шашкой", "dice", ()),
-    ("how do doubles work", "dice", ()),
+    # "doubles" is also what a player does with the cube ("when someone doubles"): since round 6
+    # (training on misspelt twins) the cube comes first here, with the dice named as close.
+    ("how do doubles work", "dice", ("cube",)),
     ("can I split a die between two checkers", "dice", ("full_move",)),
     ("что значит гош", "dice", ()),
     ("выпало 5 и 3 как ходить", "dice", ()),
