@@ -167,6 +167,7 @@ class Scored:
     features: frozenset[str] = frozenset()  # what the learned model reads
     game: Variant | None = None  # the game the question is about (named, or being played)
     other_game: bool = False  # it names another game (chess …): never a nardy answer
+    ruled_out: frozenset[int] = frozenset()  # topics a "-" phrase ruled out
 
 
 class Matcher:
@@ -535,7 +536,9 @@ class Matcher:
         feats = learned.features(
             tokens, found, self._term, self._translit_term if lang_hint == "ru" else None
         )
-        return Scored(tuple(ranked), dict(matched), confident, feats, game)
+        return Scored(
+            tuple(ranked), dict(matched), confident, feats, game, ruled_out=frozenset(ruled_out)
+        )
 
     def match(
         self,
@@ -585,6 +588,8 @@ class Matcher:
             if other:
                 keyword /= OTHER_GAME_FACTOR
             value = KEYWORD_SHARE * min(keyword, KEYWORD_CAP) / KEYWORD_CAP + p.get(topic.id, 0.0)
+            if t_idx in scored.ruled_out:  # «в середине игры»: however sure the model is
+                value *= RULED_OUT_FACTOR
             combined[t_idx] = value * LEARNED_OTHER_GAME_FACTOR if other else value
         learned_best = max(p.get(topic.id, 0.0) for topic in self._topics)
         sure = scored.confident or (learned_best >= LEARNED_MIN and best_raw >= KEYWORD_MIN)

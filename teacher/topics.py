@@ -749,6 +749,7 @@ TOPICS: tuple[Topic, ...] = (
                 "сумма на первом ходу",
                 "-в середине игры",
                 "-в середине партии",
+                "-после первого хода",
             ),
             en=(
                 "first move",
@@ -768,8 +769,10 @@ TOPICS: tuple[Topic, ...] = (
                 "!first turn from the head",
                 "opening double",
                 "-mid game",
+                "-midgame",
                 "-middle of the game",
                 "-later in the game",
+                "-after the first move",
             ),
         ),
         diagram="first_move_exception",
