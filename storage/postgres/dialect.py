@@ -17,11 +17,12 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage.errors import ConstraintError, DuplicateUpdateError
-from storage.models import Colour, Game
+from storage.models import ClockUpdate, Colour, Game
 from storage.postgres.placeholders import numbered
 from storage.sql import writes
+from storage.sql.clocks import us
 from storage.sql.steps import Body, Dialect, Fetch, GameWrite, Step, one
-from storage.sqlite.rows import GAME_COLUMNS, MOVE_COLUMNS, game_from_row
+from storage.sqlite.rows import CLOCK_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, game_from_row
 
 T = TypeVar("T")
 
@@ -75,12 +76,67 @@ async def _execute(conn: asyncpg.Connection, step: Step) -> Any:
     return int(status.split()[-1])  # "DELETE <count>", "UPDATE <count>", "INSERT 0 <count>"
 
 
+#: Without a clock update: the clock follows the new version, its abandonment time moved on
+#: by the time since its last write (as SQLite's :func:`~storage.sqlite.dialect.follow_version`
+#: does; ``LEAST`` skips NULLs as ``next_due`` does).
+_FOLLOWED = (
+    "), followed AS ("
+    " UPDATE game_clocks AS c SET game_version = g.version,"
+    " abandon_at = c.abandon_at + GREATEST(0, $7 - c.updated_at),"
+    " next_due_at = LEAST(CASE WHEN c.reminded = 0 THEN c.remind_at END,"
+    "  CASE WHEN c.timed_out = 0 THEN c.deadline_at END,"
+    "  c.abandon_at + GREATEST(0, $7 - c.updated_at)),"
+    " updated_at = $7"
+    " FROM g WHERE c.game_id = g.game_id"
+)
+
+# With one: the move's clock written, its flags kept as
+# :func:`storage.sql.clocks.clock_values` says (the reminder while the move number stays, the
+# timeout while the deadline stays too), ``next_due_at`` the earliest event still pending.
+_SAME_MOVE = "game_clocks.move_number = excluded.move_number"
+_REMINDED = f"CASE WHEN {_SAME_MOVE} THEN game_clocks.reminded ELSE 0 END"
+_TIMED_OUT = (
+    f"CASE WHEN {_SAME_MOVE} AND game_clocks.deadline_at IS NOT DISTINCT FROM "
+    "excluded.deadline_at THEN game_clocks.timed_out ELSE 0 END"
+)
+
+
+def _clocked(first: int) -> str:
+    """The clock written from the parameters ``$first`` ... ``$first+4`` (move number, player
+    on the clock, reminder, deadline and abandonment times: :func:`_clock_values`)."""
+    move, user, remind, deadline, abandon = (f"${n}::bigint" for n in range(first, first + 5))
+    return (
+        "), clocked AS ("
+        f" INSERT INTO game_clocks ({CLOCK_COLUMNS}, updated_at)"
+        f" SELECT g.game_id, g.version, {move}, {user}, {remind}, {deadline}, {abandon}, 0, 0,"
+        f" LEAST({remind}, {deadline}, {abandon}), $7 FROM g"
+        " ON CONFLICT (game_id) DO UPDATE SET game_version = excluded.game_version,"
+        " move_number = excluded.move_number, on_clock_user_id = excluded.on_clock_user_id,"
+        " remind_at = excluded.remind_at, deadline_at = excluded.deadline_at,"
+        " abandon_at = excluded.abandon_at,"
+        f" reminded = {_REMINDED}, timed_out = {_TIMED_OUT},"
+        f" next_due_at = LEAST(CASE WHEN {_REMINDED} = 0 THEN excluded.remind_at END,"
+        f"  CASE WHEN {_TIMED_OUT} = 0 THEN excluded.deadline_at END, excluded.abandon_at),"
+        " updated_at = excluded.updated_at"
+    )
+
+
+def _clock_values(clock: ClockUpdate | None) -> tuple[int | None, ...]:
+    if clock is None:
+        return ()
+    return (
+        clock.move_number,
+        clock.on_clock_user_id,
+        us(clock.remind_at),
+        us(clock.deadline_at),
+        us(clock.abandon_at),
+    )
+
+
 def write_game(write: GameWrite, alone: bool = False) -> Body[Game]:
     """The game write in one statement: ``UPDATE games ... WHERE version = expected``, and
-    only if it matched, the update claim, the clock following the new version (its
-    abandonment time moved on by the time since its last write, as in SQLite's
-    :func:`~storage.sqlite.dialect.follow_version`; ``LEAST`` skips NULLs as ``next_due``
-    does), and the moves appended.  ``alone``: the statement is the whole transaction.
+    only if it matched, the update claim, the clock (following the new version, or the new
+    move's), and the moves appended.  ``alone``: the statement is the whole transaction.
     """
     ending, moves, update_id = write.ending, write.moves, write.update_id
     score_white, score_black = write.score if write.score is not None else (None, None)
@@ -96,15 +152,8 @@ def write_game(write: GameWrite, alone: bool = False) -> Body[Game]:
         "), claimed AS ("
         " INSERT INTO processed_updates (update_id, processed_at)"
         f" SELECT ${n}::bigint, $7 FROM g WHERE ${n}::bigint IS NOT NULL"
-        "), followed AS ("
-        " UPDATE game_clocks AS c SET game_version = g.version,"
-        " abandon_at = c.abandon_at + GREATEST(0, $7 - c.updated_at),"
-        " next_due_at = LEAST(CASE WHEN c.reminded = 0 THEN c.remind_at END,"
-        "  CASE WHEN c.timed_out = 0 THEN c.deadline_at END,"
-        "  c.abandon_at + GREATEST(0, $7 - c.updated_at)),"
-        " updated_at = $7"
-        " FROM g WHERE c.game_id = g.game_id"
-        "), logged AS ("
+        + (_FOLLOWED if write.clock is None else _clocked(n + 6))
+        + "), logged AS ("
         f" INSERT INTO moves ({MOVE_COLUMNS})"
         " SELECT g.game_id, g.move_count - $4 + m.ord, m.colour,"
         " CASE m.colour WHEN 'white' THEN g.white_user_id ELSE g.black_user_id END,"
@@ -131,6 +180,7 @@ def write_game(write: GameWrite, alone: bool = False) -> Body[Game]:
             [None if move.dice is None else move.dice[1] for move in moves],
             [move.play for move in moves],
             [move.position_id for move in moves],
+            *_clock_values(write.clock),
             alone=alone,
         )
     except ConstraintError as exc:

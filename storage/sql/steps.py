@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, TypeVar
 
-from storage.models import Game, NewMove
+from storage.models import ClockUpdate, Game, NewMove
 
 T = TypeVar("T")
 
@@ -92,8 +92,9 @@ def marks(count: int) -> str:
 class GameWrite:
     """One optimistic write of a game row, as :attr:`Dialect.write_game` makes it: the update
     claimed, ``UPDATE games ... WHERE version = expected_version`` (setting the state, the
-    score, and the ``ending`` columns when the game ends), the clock following the new
-    version, the moves appended to the log numbered on from the new count (no gaps)."""
+    score, and the ``ending`` columns when the game ends), the game's clock following the new
+    version or replaced by ``clock``, the moves appended to the log numbered on from the new
+    count (no gaps)."""
 
     game_id: int
     expected_version: int
@@ -103,6 +104,8 @@ class GameWrite:
     update_id: int | None
     now: int
     ending: Mapping[str, Any] = field(default_factory=dict)
+    #: The next move's clock (None: the stored clock, if any, follows the new version).
+    clock: ClockUpdate | None = None
 
 
 @dataclass(frozen=True, slots=True)

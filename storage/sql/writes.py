@@ -243,13 +243,11 @@ def save_game(
     drawn: DiceRolls | None = None,
     clock: ClockUpdate | None = None,
 ) -> Body[Game]:
-    """A turn's write: the game write (:class:`~storage.sql.steps.GameWrite`: one statement on
-    PostgreSQL), the dice drawn and the next move's clock."""
-    write = GameWrite(game_id, expected_version, state, moves, score, update_id, now)
-    game = yield from db.write_game(write, drawn is None and clock is None)
+    """A turn's write: the game write with the next move's clock
+    (:class:`~storage.sql.steps.GameWrite`: one statement on PostgreSQL), and the dice drawn."""
+    write = GameWrite(game_id, expected_version, state, moves, score, update_id, now, clock=clock)
+    game = yield from db.write_game(write, drawn is None)
     yield from dice.append_dice(game.dice_seed_id, drawn)
-    if clock is not None:
-        yield from clocks.set_clock(game.game_id, game.version, clock, now)
     return game
 
 
