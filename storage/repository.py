@@ -707,16 +707,31 @@ class SqlRepository(Storage):
         return None if row is None else offer_from_row(row)
 
     async def get_dice_seed(self, seed_id: int) -> DiceSeed:
+        seed, _ = await self._read_dice_seed(seed_id, with_secret=False)
+        return seed
+
+    async def get_dice_draw(self, seed_id: int) -> tuple[DiceSeed, bytes]:
+        seed, secret = await self._read_dice_seed(seed_id, with_secret=True)
+        assert secret is not None
+        return seed, secret
+
+    async def _read_dice_seed(
+        self, seed_id: int, *, with_secret: bool
+    ) -> tuple[DiceSeed, bytes | None]:
+        """The seed's public view (its server seed only once revealed), and the secret if
+        asked for (a roll)."""
+        secret = ", server_seed" if with_secret else ""
         row = await self._fetch_one(
-            f"SELECT {DICE_SEED_COLUMNS}, "
+            f"SELECT {DICE_SEED_COLUMNS}{secret}, "
             "CASE WHEN revealed_at IS NULL THEN NULL ELSE server_seed END AS revealed_seed "
             "FROM dice_seeds WHERE seed_id = ?",
             (seed_id,),
         )
         if row is None:
             raise NotFoundError("dice seed", seed_id)
-        secret = row["revealed_seed"]
-        return dice_seed_from_row(row, None if secret is None else bytes(secret))
+        revealed = row["revealed_seed"]
+        seed = dice_seed_from_row(row, None if revealed is None else bytes(revealed))
+        return seed, bytes(row["server_seed"]) if with_secret else None
 
     async def get_dice_secret(self, seed_id: int) -> bytes:
         row = await self._fetch_one(
