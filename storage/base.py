@@ -366,6 +366,21 @@ class Storage(abc.ABC):
     async def find_game_by_message(self, chat_id: int, message_id: int) -> Game | None:
         """The game a board message belongs to, if it is one."""
 
+    # -- inline-mode messages ----------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def find_game_by_inline_message(self, inline_message_id: str) -> Game | None:
+        """The newest game played in an inline message (a match's games share it)."""
+
+    @abc.abstractmethod
+    async def mark_inline_message_lost(self, inline_message_id: str) -> bool:
+        """Record that the bot can no longer edit the inline message (deleted, too old);
+        True the first time, so the players are told once."""
+
+    @abc.abstractmethod
+    async def inline_message_lost(self, inline_message_id: str) -> bool:
+        """Whether :meth:`mark_inline_message_lost` was called for the message."""
+
     # -- invitations -------------------------------------------------------------------------
 
     @abc.abstractmethod

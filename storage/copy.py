@@ -58,6 +58,7 @@ TABLES: tuple[Table, ...] = (
     Table("processed_updates", ("update_id",)),
     Table("game_clocks", ("game_id",)),
     Table("game_offers", ("game_id", "kind")),
+    Table("inline_messages_lost", ("inline_message_id",)),
 )
 
 #: Tables whose ids PostgreSQL generates: its sequence must move past the copied ids.

@@ -143,6 +143,10 @@ class NewGame:
     dice: DiceRolls | None = None
     #: The move clock of the first move, if the game has one.
     clock: ClockUpdate | None = None
+    #: The inline-mode message the game is played in (None: it lives in ``chat_id``'s
+    #: messages). Such a game does not occupy its chat: ``chat_id`` is then the inviter's
+    #: private chat, where the game goes on if the inline message is lost.
+    inline_message_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +192,8 @@ class Game:
     black_rating_change: float | None
     dice_seed_id: int | None = None
     end_reason: EndReason | None = None
+    #: The inline-mode message the game is played in (see :class:`NewGame`).
+    inline_message_id: str | None = None
 
     @property
     def vs_ai(self) -> bool:
@@ -274,6 +280,9 @@ class NewInvitation:
     token: str | None = None
     #: The dice seed committed to in the invitation (its hash is shown before anyone joins).
     dice_seed_id: int | None = None
+    #: Only the person with this Telegram username may accept (an inline challenge naming
+    #: ``@friend``, who may never have met the bot); compared case-insensitively by the caller.
+    invitee_username: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +302,7 @@ class Invitation:
     accepted_by: int | None
     game_id: int | None
     dice_seed_id: int | None = None
+    invitee_username: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

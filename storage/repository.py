@@ -370,6 +370,7 @@ class SqlRepository(Storage):
             to_us(new.expires_at),
             self._now(),
             new.dice_seed_id,
+            new.invitee_username,
         )
 
     async def accept_invitation(
@@ -394,6 +395,11 @@ class SqlRepository(Storage):
 
     async def mark_update_processed(self, update_id: int) -> bool:
         return await self._write(self._tx.claim_update, update_id, self._now())
+
+    async def mark_inline_message_lost(self, inline_message_id: str) -> bool:
+        if not inline_message_id:
+            raise ValueError("an inline message id is non-empty text")
+        return await self._write(self._tx.mark_inline_lost, inline_message_id, self._now())
 
     async def prune_processed_updates(self, older_than: timedelta = timedelta(days=2)) -> int:
         return await self._write(self._tx.prune_updates, to_us(self._clock() - older_than))
@@ -431,10 +437,26 @@ class SqlRepository(Storage):
     async def get_active_game(self, chat_id: int, thread_id: int = 0) -> Game | None:
         row = await self._fetch_one(
             f"SELECT {GAME_COLUMNS} FROM games "
-            "WHERE chat_id = ? AND thread_id = ? AND status = 'active'",
+            "WHERE chat_id = ? AND thread_id = ? AND status = 'active' "
+            "AND inline_message_id IS NULL",
             (chat_id, thread_id),
         )
         return None if row is None else game_from_row(row)
+
+    async def find_game_by_inline_message(self, inline_message_id: str) -> Game | None:
+        row = await self._fetch_one(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE inline_message_id = ? "
+            "ORDER BY game_id DESC LIMIT 1",
+            (inline_message_id,),
+        )
+        return None if row is None else game_from_row(row)
+
+    async def inline_message_lost(self, inline_message_id: str) -> bool:
+        row = await self._fetch_one(
+            "SELECT 1 FROM inline_messages_lost WHERE inline_message_id = ?",
+            (inline_message_id,),
+        )
+        return row is not None
 
     async def list_user_games(
         self, user_id: int, *, status: GameStatus | str | None = None, limit: int = 20

@@ -53,12 +53,16 @@ from aiogram.types import Message
 from aiohttp import web
 from PIL import Image
 
+from tests.fake_inline import InlineAnswer, InlineMode, InlineQuery
+
 __all__ = [
     "Call",
     "CallbackAnswer",
     "FakeChat",
     "FakeTelegram",
     "FakeUser",
+    "InlineAnswer",
+    "InlineQuery",
     "LocalBotSession",
     "StoredFile",
     "StoredMessage",
@@ -211,6 +215,7 @@ _BOOL_PARAMS = frozenset(
         "allow_paid_broadcast",
         "is_big",
         "replace_callback_query_message",
+        "is_personal",
     }
 )
 _JSON_PARAMS = frozenset(
@@ -228,6 +233,8 @@ _JSON_PARAMS = frozenset(
         "menu_button",
         "rights",
         "ephemeral_message_parameters",
+        "results",
+        "button",
     }
 )
 
@@ -352,6 +359,7 @@ class FakeChat:
     bot_is_admin: bool = False
     blocked: bool = False
     members: set[int] = field(default_factory=set)
+    bot_member: bool = True  # False: people's chat the bot is not in (see ``users_chat``)
 
     @property
     def label(self) -> str:
@@ -442,6 +450,8 @@ class StoredMessage:
     created: float = 0.0
     dropped: bool = False
     expired: bool = False
+    via_bot: bool = False  # posted by a user choosing an inline result
+    inline_message_id: str | None = None
 
     @property
     def is_ephemeral(self) -> bool:
@@ -1071,7 +1081,7 @@ def _image_size(data: bytes, *, full_decode: bool) -> tuple[int, int]:
 Handler = Callable[[dict[str, Any], dict[str, _Upload]], Awaitable[Any]]
 
 
-class FakeTelegram:
+class FakeTelegram(InlineMode):
     """The fake Bot API server plus the test-side driving API.
 
     Constructor options:
@@ -1161,7 +1171,9 @@ class FakeTelegram:
         self._port: int | None = None
         self._closing = False
 
+        self._init_inline()
         handlers: dict[str, Handler] = {
+            "answerInlineQuery": self._m_answer_inline_query,
             "getMe": self._m_get_me,
             "logOut": self._m_true,
             "close": self._m_true,
@@ -1805,6 +1817,9 @@ class FakeTelegram:
         if method == "answerCallbackQuery":
             query = self._queries.get(str(params.get("callback_query_id")))
             chat_id = query.chat_id if query is not None else None
+        inline_message = self.inline_messages.get(str(params.get("inline_message_id") or ""))
+        if inline_message is not None:
+            chat_id = inline_message.chat_id
         if not isinstance(chat_id, int):
             chat_id = None
         call = Call(self._call_seq, method, params, self._clock() - self._started_at, chat_id, body)
@@ -1930,7 +1945,7 @@ class FakeTelegram:
         if chat_id is None or chat_id == "":
             raise _bad("Bad Request: chat_id is empty")
         chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
-        if chat is None:
+        if chat is None or not chat.bot_member:
             if isinstance(chat_id, int) and chat_id in self.users:
                 raise TelegramApiError(403, CANT_INITIATE)
             raise _bad(CHAT_NOT_FOUND)
@@ -2049,6 +2064,8 @@ class FakeTelegram:
         if message.ephemeral_message_id is not None and message.receiver_id is not None:
             data["ephemeral_message_id"] = message.ephemeral_message_id
             data["receiver_user"] = self.users[message.receiver_id].api()
+        if message.via_bot:
+            data["via_bot"] = self.bot_user
         if message.message_thread_id is not None:
             data["message_thread_id"] = message.message_thread_id
             data["is_topic_message"] = True
@@ -2230,7 +2247,7 @@ class FakeTelegram:
             **self.bot_user,
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline_mode,
             "can_connect_to_business": False,
             "has_main_web_app": False,
         }
@@ -2389,6 +2406,8 @@ class FakeTelegram:
         return inline
 
     async def _m_edit_message_text(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        if params.get("inline_message_id"):
+            return await self._edit_inline("text", params, files)
         message = self._message_for_edit(params)
         text, entities = self._formatted(
             params, "text", "entities", limit=TEXT_LIMIT, too_long=TEXT_TOO_LONG, required=True
@@ -2403,6 +2422,8 @@ class FakeTelegram:
     async def _m_edit_message_caption(
         self, params: dict[str, Any], files: dict[str, _Upload]
     ) -> Any:
+        if params.get("inline_message_id"):
+            return await self._edit_inline("caption", params, files)
         message = self._message_for_edit(params)
         caption, caption_entities = self._caption(params)
         markup = self._edit_markup(params)
@@ -2416,6 +2437,8 @@ class FakeTelegram:
         return self._message_payload(message)
 
     async def _m_edit_message_media(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        if params.get("inline_message_id"):
+            return await self._edit_inline("media", params, files)
         message = self._message_for_edit(params)
         media = params.get("media")
         if not isinstance(media, dict):
@@ -2448,6 +2471,8 @@ class FakeTelegram:
     async def _m_edit_message_reply_markup(
         self, params: dict[str, Any], files: dict[str, _Upload]
     ) -> Any:
+        if params.get("inline_message_id"):
+            return await self._edit_inline("markup", params, files)
         message = self._message_for_edit(params)
         markup = self._edit_markup(params)
         self._apply_edit(message, {"reply_markup": markup})

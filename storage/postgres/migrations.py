@@ -286,6 +286,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         SQLITE_MIGRATIONS[6].description,
         SQLITE_MIGRATIONS[6].statements,
     ),
+    Migration(
+        8,
+        SQLITE_MIGRATIONS[7].description,
+        (
+            *SQLITE_MIGRATIONS[7].statements[:-1],  # plain SQL both speak
+            """
+            CREATE TABLE inline_messages_lost (
+                inline_message_id TEXT   PRIMARY KEY,
+                lost_at           BIGINT NOT NULL
+            )
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -177,7 +177,8 @@ async def update_chat(conn: Conn, chat_id: int, changes: Sequence[tuple[str, Any
 
 async def _active_game_id(conn: Conn, chat_id: int, thread_id: int) -> int | None:
     value = await conn.fetchval(
-        "SELECT game_id FROM games WHERE chat_id = $1 AND thread_id = $2 AND status = 'active'",
+        "SELECT game_id FROM games WHERE chat_id = $1 AND thread_id = $2 AND status = 'active' "
+        "AND inline_message_id IS NULL",
         chat_id,
         thread_id,
     )
@@ -185,7 +186,9 @@ async def _active_game_id(conn: Conn, chat_id: int, thread_id: int) -> int | Non
 
 
 async def insert_game(conn: Conn, new: NewGame, variant: Variant, now: int) -> Game:
-    existing = await _active_game_id(conn, new.chat_id, new.thread_id)
+    existing = None
+    if new.inline_message_id is None:  # a game in an inline message does not hold its chat
+        existing = await _active_game_id(conn, new.chat_id, new.thread_id)
     if existing is not None:
         raise ActiveGameExistsError(new.chat_id, new.thread_id, existing)
     await _require(conn, user_ids=(new.white_user_id, new.black_user_id), chat_id=new.chat_id)
@@ -194,8 +197,8 @@ async def insert_game(conn: Conn, new: NewGame, variant: Variant, now: int) -> G
             row = await conn.fetchrow(
                 "INSERT INTO games (variant, status, chat_id, thread_id, white_user_id, "
                 "black_user_id, ai_level, match_length, options_json, state, version, "
-                "move_count, created_at, updated_at, dice_seed_id) "
-                "VALUES ($1, 'active', $2, $3, $4, $5, $6, $7, $8, $9, 1, 0, $10, $10, $11) "
+                "move_count, created_at, updated_at, dice_seed_id, inline_message_id) "
+                "VALUES ($1, 'active', $2, $3, $4, $5, $6, $7, $8, $9, 1, 0, $10, $10, $11, $12) "
                 f"RETURNING {GAME_COLUMNS}",
                 variant.value,
                 new.chat_id,
@@ -208,6 +211,7 @@ async def insert_game(conn: Conn, new: NewGame, variant: Variant, now: int) -> G
                 new.state,
                 now,
                 new.dice_seed_id,
+                new.inline_message_id,
             )
     except asyncpg.UniqueViolationError as exc:
         if exc.constraint_name != "games_one_active_per_topic":
@@ -691,12 +695,13 @@ async def insert_invitation(
     expires_at: int,
     now: int,
     dice_seed_id: int | None = None,
+    invitee_username: str | None = None,
 ) -> Invitation:
     await _require(conn, user_ids=(inviter_id, invitee_id), chat_id=chat_id)
     row = await conn.fetchrow(
         "INSERT INTO invitations (token, inviter_id, invitee_id, chat_id, thread_id, variant, "
-        "match_length, options_json, state, created_at, expires_at, dice_seed_id) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11) "
+        "match_length, options_json, state, created_at, expires_at, dice_seed_id, "
+        "invitee_username) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11, $12) "
         f"RETURNING {INVITATION_COLUMNS}",
         token,
         inviter_id,
@@ -709,6 +714,7 @@ async def insert_invitation(
         now,
         expires_at,
         dice_seed_id,
+        invitee_username,
     )
     return invitation_from_row(row)
 
@@ -822,6 +828,17 @@ async def claim_update(conn: Conn, update_id: int, now: int) -> bool:
         now,
     )
     return claimed is not None
+
+
+async def mark_inline_lost(conn: Conn, inline_message_id: str, now: int) -> bool:
+    """Record that the bot can no longer edit an inline message; True the first time."""
+    marked = await conn.fetchval(
+        "INSERT INTO inline_messages_lost (inline_message_id, lost_at) VALUES ($1, $2) "
+        "ON CONFLICT (inline_message_id) DO NOTHING RETURNING inline_message_id",
+        inline_message_id,
+        now,
+    )
+    return marked is not None
 
 
 async def prune_updates(conn: Conn, cutoff: int) -> int:

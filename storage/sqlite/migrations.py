@@ -316,6 +316,31 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        8,
+        "inline mode: games played in inline messages, challenges naming a username",
+        (
+            "ALTER TABLE games ADD COLUMN inline_message_id TEXT "
+            "CHECK (inline_message_id IS NULL OR length(inline_message_id) BETWEEN 1 AND 256)",
+            # A game in an inline message does not hold its chat (the inviter's private chat,
+            # where it goes on if the message is lost): the one-game rule is for the others.
+            "DROP INDEX games_one_active_per_topic",
+            """
+            CREATE UNIQUE INDEX games_one_active_per_topic
+                ON games (chat_id, thread_id)
+                WHERE status = 'active' AND inline_message_id IS NULL
+            """,
+            "CREATE INDEX games_by_inline_message ON games (inline_message_id) "
+            "WHERE inline_message_id IS NOT NULL",
+            "ALTER TABLE invitations ADD COLUMN invitee_username TEXT",
+            """
+            CREATE TABLE inline_messages_lost (
+                inline_message_id TEXT    PRIMARY KEY,
+                lost_at           INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -50,7 +50,7 @@ GAME_COLUMNS = (
     "game_id, variant, status, chat_id, thread_id, white_user_id, black_user_id, ai_level, "
     "match_length, options_json, score_white, score_black, state, version, move_count, "
     "winner, result_kind, points, created_at, updated_at, finished_at, "
-    "white_rating_change, black_rating_change, dice_seed_id, end_reason"
+    "white_rating_change, black_rating_change, dice_seed_id, end_reason, inline_message_id"
 )
 MOVE_COLUMNS = (
     "game_id, seq, colour, player_user_id, die1, die2, play, position_id, game_version, created_at"
@@ -58,7 +58,8 @@ MOVE_COLUMNS = (
 MESSAGE_COLUMNS = "game_id, chat_id, thread_id, kind, message_id, updated_at"
 INVITATION_COLUMNS = (
     "token, inviter_id, invitee_id, chat_id, thread_id, variant, match_length, options_json, "
-    "state, created_at, expires_at, resolved_at, accepted_by, game_id, dice_seed_id"
+    "state, created_at, expires_at, resolved_at, accepted_by, game_id, dice_seed_id, "
+    "invitee_username"
 )
 STAT_COUNTERS = (
     "games",
@@ -181,6 +182,7 @@ def game_from_row(row: Row) -> Game:
         black_rating_change=float_or_none(row["black_rating_change"]),
         dice_seed_id=row["dice_seed_id"],
         end_reason=None if row["end_reason"] is None else EndReason(row["end_reason"]),
+        inline_message_id=row["inline_message_id"],
     )
 
 
@@ -227,6 +229,7 @@ def invitation_from_row(row: Row) -> Invitation:
         accepted_by=row["accepted_by"],
         game_id=row["game_id"],
         dice_seed_id=row["dice_seed_id"],
+        invitee_username=row["invitee_username"],
     )
 
 

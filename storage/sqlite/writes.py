@@ -166,11 +166,14 @@ def update_chat(conn: sqlite3.Connection, chat_id: int, changes: Sequence[tuple[
 
 
 def insert_game(conn: sqlite3.Connection, new: NewGame, variant: Variant, now: int) -> Game:
-    existing = _one(
-        conn,
-        "SELECT game_id FROM games WHERE chat_id = ? AND thread_id = ? AND status = 'active'",
-        (new.chat_id, new.thread_id),
-    )
+    existing = None
+    if new.inline_message_id is None:  # a game in an inline message does not hold its chat
+        existing = _one(
+            conn,
+            "SELECT game_id FROM games WHERE chat_id = ? AND thread_id = ? AND status = 'active' "
+            "AND inline_message_id IS NULL",
+            (new.chat_id, new.thread_id),
+        )
     if existing is not None:
         raise ActiveGameExistsError(new.chat_id, new.thread_id, existing["game_id"])
     _require(conn, user_ids=(new.white_user_id, new.black_user_id), chat_id=new.chat_id)
@@ -178,7 +181,8 @@ def insert_game(conn: sqlite3.Connection, new: NewGame, variant: Variant, now: i
         conn,
         "INSERT INTO games (variant, status, chat_id, thread_id, white_user_id, black_user_id, "
         "ai_level, match_length, options_json, state, version, move_count, created_at, "
-        "updated_at, dice_seed_id) VALUES (?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?) "
+        "updated_at, dice_seed_id, inline_message_id) "
+        "VALUES (?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?) "
         f"RETURNING {GAME_COLUMNS}",
         (
             variant.value,
@@ -193,6 +197,7 @@ def insert_game(conn: sqlite3.Connection, new: NewGame, variant: Variant, now: i
             now,
             now,
             new.dice_seed_id,
+            new.inline_message_id,
         ),
     )
     assert row is not None
@@ -614,13 +619,14 @@ def insert_invitation(
     expires_at: int,
     now: int,
     dice_seed_id: int | None = None,
+    invitee_username: str | None = None,
 ) -> Invitation:
     _require(conn, user_ids=(inviter_id, invitee_id), chat_id=chat_id)
     row = _one(
         conn,
         "INSERT INTO invitations (token, inviter_id, invitee_id, chat_id, thread_id, variant, "
-        "match_length, options_json, state, created_at, expires_at, dice_seed_id) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) "
+        "match_length, options_json, state, created_at, expires_at, dice_seed_id, "
+        "invitee_username) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) "
         f"RETURNING {INVITATION_COLUMNS}",
         (
             token,
@@ -634,6 +640,7 @@ def insert_invitation(
             now,
             expires_at,
             dice_seed_id,
+            invitee_username,
         ),
     )
     assert row is not None
@@ -738,6 +745,17 @@ def claim_update(conn: sqlite3.Connection, update_id: int, now: int) -> bool:
         "INSERT INTO processed_updates (update_id, processed_at) VALUES (?, ?) "
         "ON CONFLICT (update_id) DO NOTHING RETURNING update_id",
         (update_id, now),
+    )
+    return row is not None
+
+
+def mark_inline_lost(conn: sqlite3.Connection, inline_message_id: str, now: int) -> bool:
+    """Record that the bot can no longer edit an inline message; True the first time."""
+    row = _one(
+        conn,
+        "INSERT INTO inline_messages_lost (inline_message_id, lost_at) VALUES (?, ?) "
+        "ON CONFLICT (inline_message_id) DO NOTHING RETURNING inline_message_id",
+        (inline_message_id, now),
     )
     return row is not None
 
