@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     webhook_path: str = Field("/telegram/webhook", alias="WEBHOOK_PATH")
     invitation_ttl_hours: int = Field(24, alias="INVITATION_TTL_HOURS", ge=1, le=24 * 30)
     render_processes: int = Field(1, alias="RENDER_PROCESSES", ge=0, le=8)
+    # Groups play through private pickers (ephemeral messages, Bot API 10.3); off for a Bot
+    # API server without them: the buttons are then on the shared board, as before.
+    group_picker: bool = Field(True, alias="GROUP_PICKER")
 
     @field_validator("log_level", mode="before")
     @classmethod

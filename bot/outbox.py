@@ -9,6 +9,11 @@ pauses the whole chat for ``retry_after`` and the call is retried. A board edit 
 overtaken by a newer state of the same message is skipped instead of being sent late, and so is
 a notice made for a version of a game that has moved on while the notice waited ("your move"
 after the player has started moving).
+
+Ephemeral messages (a group member's private move picker, private answers in a group) are
+seen by one person and are not the group's messages: they have their own budget per chat
+(``kind="ephemeral"``), so a mover's taps never eat into the group's 20 a minute, and a 429
+on them pauses only that budget (a 429 on the group's messages pauses the group's two).
 """
 
 from __future__ import annotations
@@ -131,16 +136,19 @@ class Outbox:
         private: tuple[float, float] = (8, 2.0),
         group_send: tuple[int, float] = (20, 60.0),
         group_edit: tuple[float, float] = (20, 2.0),
+        ephemeral: tuple[float, float] = (30, 10.0),
         max_retries: int = 3,
     ) -> None:
-        """``private`` and ``group_edit`` are token buckets, (burst, calls per second);
-        ``group_send`` is (calls, per seconds): new messages in a group at Telegram's 20 a
-        minute, edits (the board in place) faster, as edits are not notifications."""
+        """``private``, ``group_edit`` and ``ephemeral`` are token buckets, (burst, calls per
+        second); ``group_send`` is (calls, per seconds): new messages in a group at
+        Telegram's 20 a minute, edits (the board in place) faster, as edits are not
+        notifications; ephemeral calls (seen by one member) on their own."""
         self._budgets: dict[tuple[int, str], Limiter] = {}
         self._private = private
         self._group_send = group_send
         self._group_edit = group_edit
-        self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._ephemeral = ephemeral
+        self._latest: OrderedDict[tuple[int, Hashable], int] = OrderedDict()
         self._versions: OrderedDict[Hashable, int] = OrderedDict()
         self._counter = 0
         self._swept_at = _now()
@@ -148,7 +156,7 @@ class Outbox:
         self.retries = 0
 
     def budget(self, chat_id: int, kind: str = "send") -> Limiter:
-        key = (chat_id, "all" if chat_id > 0 else kind)
+        key = (chat_id, "all" if chat_id > 0 and kind != "ephemeral" else kind)
         budget = self._budgets.get(key)
         if budget is None:
             self._sweep()
@@ -157,6 +165,8 @@ class Outbox:
         return budget
 
     def _new_budget(self, chat_id: int, kind: str) -> Limiter:
+        if kind == "ephemeral":
+            return Budget(*self._ephemeral)
         if chat_id > 0:
             return Budget(*self._private)
         if kind == "send":
@@ -176,7 +186,7 @@ class Outbox:
             if idle and not budget.lock.locked():
                 del self._budgets[key]
 
-    def ticket(self, chat_id: int, message_id: int) -> int:
+    def ticket(self, chat_id: int, message_id: Hashable) -> int:
         """A number for a new wanted state of a message; later requests get larger ones."""
         self._counter += 1
         key = (chat_id, message_id)
@@ -187,7 +197,7 @@ class Outbox:
             self._latest.popitem(last=False)
         return self._counter
 
-    def overtaken(self, chat_id: int, message_id: int, ticket: int) -> bool:
+    def overtaken(self, chat_id: int, message_id: Hashable, ticket: int) -> bool:
         """Whether a newer state of the message was requested after ``ticket``."""
         return self._latest.get((chat_id, message_id), -1) > ticket
 
@@ -230,7 +240,8 @@ class Outbox:
                 self.retries += 1
                 wait = float(exc.retry_after)
                 until = _now() + wait
-                for key in ((chat_id, "all"), (chat_id, "send"), (chat_id, "edit")):
+                family = ("ephemeral",) if kind == "ephemeral" else ("all", "send", "edit")
+                for key in ((chat_id, name) for name in family):
                     if key in self._budgets:
                         limiter = self._budgets[key]
                         limiter.paused_until = max(limiter.paused_until, until)

@@ -2615,16 +2615,20 @@ class FakeTelegram(InlineMode):
         label: str | None = None,
         ephemeral_message_id: int | None = None,
         check_button: bool = True,
+        stale_client: bool = False,
     ) -> str:
         """The user taps a button (by ``data`` or ``label``) on an ephemeral message they see
-        (the newest unless ``ephemeral_message_id``).  Returns the callback query id."""
+        (the newest unless ``ephemeral_message_id``).  ``stale_client``: their app still
+        shows a deleted or expired one (it missed the event; Telegram does not promise it).
+        Returns the callback query id."""
         target, person = self._chat(chat), self._user(user)
         if ephemeral_message_id is None:
             message = self.ephemeral(target, person)
         else:
             self._expire_due(target.id)
             found = self.ephemerals.get(target.id, {}).get((person.id, ephemeral_message_id))
-            if found is None or not found.live or found.dropped:
+            gone = found is not None and not found.live and not stale_client
+            if found is None or gone or found.dropped:
                 raise LookupError(f"{person.label} sees no ephemeral #{ephemeral_message_id}")
             message = found
         button = None

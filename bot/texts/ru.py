@@ -333,4 +333,15 @@ TEXTS: dict[str, str] = {
     "set_lbl_resign_as_oin": "Сдача = оин",
     "set_lbl_winner_starts_next": "Победитель начинает",
     "set_lbl_crawford": "Правило Кроуфорда",
+    # ---- the group's private move picker (issue #12) ----
+    "btn_open_picker": "🎲 Сделать ход",
+    "btn_way_plays": "⚡ Ход целиком ({n})",
+    "btn_way_steps": "🔢 По шагам",
+    "cap_picker_public": "Ход выбирают в личном окне — доска обновится, когда он будет сделан.",
+    "cap_picker": "🔒 Это видите только вы. Выберите шашку или ход целиком.",
+    "cap_picker_plays": "🔒 Это видите только вы. Выберите ход целиком или «По шагам».",
+    "picker_fallback": "Личное окно не открылось — кнопки хода теперь на общей доске.",
+    "picker_again": "Открываю ваше окно хода ещё раз.",
+    "picker_spectator": "Сейчас ходит {name}. Доска обновится после хода.",
+    "private_fallback_note": "(ответ для {name})",
 }
