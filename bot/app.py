@@ -169,9 +169,7 @@ async def build(
     langs = Languages(games.players, games.chats)
     painter = Painter(settings.render_processes)
     await painter.start()
-    shows = Shows(
-        Boards(bot, store, outbox, painter), games, langs, pickers=settings.group_picker
-    )
+    shows = Shows(Boards(bot, store, outbox, painter), games, langs, pickers=settings.group_picker)
     dp = make_dispatcher(games, lobby, shows, langs, settings)
     answered = AnsweredQueries()
     bot.session.middleware(answered)

@@ -86,10 +86,7 @@ def public_calls(tg: FakeTelegram, mark: int) -> list[Call]:
     return [
         c
         for c in tg.calls(chat_id=GROUP)
-        if c.seq >= mark
-        and c.ok
-        and not c.is_ephemeral
-        and c.method.startswith(("send", "edit"))
+        if c.seq >= mark and c.ok and not c.is_ephemeral and c.method.startswith(("send", "edit"))
     ]
 
 
@@ -139,9 +136,11 @@ async def play_out(
         qid = await tap_message_and_wait(tg, w.group, where, user, choice, visible=not commit)
         if commit:  # the shared board is drawn and edited after the tap is answered
             await tg.wait_for(
-                lambda c: c.method.startswith("edit")
-                and c.params.get("message_id") == board_id
-                and not c.is_ephemeral,
+                lambda c: (
+                    c.method.startswith("edit")
+                    and c.params.get("message_id") == board_id
+                    and not c.is_ephemeral
+                ),
                 chat_id=w.group,
                 since=mark,
                 timeout=30,
