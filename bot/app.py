@@ -33,6 +33,7 @@ from bot.handlers import routers
 from bot.languages import Languages
 from bot.middlewares import Claim, Context, GameTap, Updates
 from bot.outbox import Outbox
+from bot.private import PrivateAnswers, PrivateScope
 from bot.session import AnsweredQueries, ApiSession
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
@@ -115,9 +116,11 @@ def make_dispatcher(
     dp.update.outer_middleware(Updates())
     context = Context(games, langs)
     claim = Claim(games)
+    private = PrivateScope()
     for observer in (dp.message, dp.callback_query):
         observer.outer_middleware(context)
         observer.middleware(claim)
+        observer.middleware(private)
     dp.callback_query.middleware(GameTap(games))
     dp.include_routers(*routers())
     dp.errors.register(_on_error)
@@ -173,16 +176,32 @@ async def build(
     dp = make_dispatcher(games, lobby, shows, langs, settings)
     answered = AnsweredQueries()
     bot.session.middleware(answered)
+    bot.session.middleware(PrivateAnswers())
     dp["answered"] = answered
     return App(bot, dp, store, games, lobby, shows, outbox, settings)
 
 
+#: Commands answered to the asker only in a group (an ephemeral message, bot.private).
+PRIVATE_IN_GROUPS = frozenset({"help", "hint", "stats", "rules", "why"})
+
+
 async def register_commands(bot: Bot) -> None:
-    """The command menu in both languages (Russian is also the default for other languages)."""
+    """The command menu in both languages (Russian is also the default for other languages);
+    in groups the commands answered privately are marked ``is_ephemeral``."""
     for lang in LANGS:
         commands = [BotCommand(command=c, description=t(lang, f"cmd_{c}")) for c in COMMANDS]
-        for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
-            await bot.set_my_commands(commands, scope=scope, language_code=lang)
+        await bot.set_my_commands(commands, scope=BotCommandScopeDefault(), language_code=lang)
+        in_groups = [
+            BotCommand(
+                command=c,
+                description=t(lang, f"cmd_{c}"),
+                is_ephemeral=True if c in PRIVATE_IN_GROUPS else None,
+            )
+            for c in COMMANDS
+        ]
+        await bot.set_my_commands(
+            in_groups, scope=BotCommandScopeAllGroupChats(), language_code=lang
+        )
     commands = [BotCommand(command=c, description=t("ru", f"cmd_{c}")) for c in COMMANDS]
     await bot.set_my_commands(commands, scope=BotCommandScopeDefault())
 

@@ -28,6 +28,8 @@ from typing import Protocol, TypeVar
 
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 
+from bot.private import private_to
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -227,6 +229,8 @@ class Outbox:
 
         Other Telegram errors propagate to the caller, which knows what they mean for it.
         """
+        if kind == "send" and private_to(chat_id) is not None:
+            kind = "ephemeral"  # a private answer in a group (bot.private): not the group's
         budget = self.budget(chat_id, kind)
         attempt = 0
         while True:

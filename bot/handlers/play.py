@@ -481,7 +481,7 @@ def router() -> Router:
     )
     cbq.register(choose_way, GameCB.filter(F.a == Act.WAY), flags={"tap": "turn", "claim": "none"})
     cbq.register(rematch, GameCB.filter(F.a == Act.REMATCH))
-    cbq.register(why, GameCB.filter(F.a == Act.WHY), flags={"tap": "load"})
+    cbq.register(why, GameCB.filter(F.a == Act.WHY), flags={"tap": "load", "answer": "private"})
     cbq.register(
         hint_button, GameCB.filter(F.a == Act.HINT), flags={"tap": "load", "claim": "none"}
     )
@@ -492,5 +492,5 @@ def router() -> Router:
     )
     msg.register(board, Command("board"))
     msg.register(resign, Command("resign"))
-    msg.register(hint, Command("hint"))
+    msg.register(hint, Command("hint"), flags={"answer": "private"})
     return r

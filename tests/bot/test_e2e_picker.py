@@ -434,3 +434,51 @@ async def test_whole_play_buttons_are_the_engines_legal_plays(tmp_path: Path) ->
             board_id = current_board(tg, w.group).message_id
             edits = [c for c in public_calls(tg, mark) if c.method.startswith("edit")]
             assert [c.params["message_id"] for c in edits] == [board_id]  # one tap, one edit
+
+
+async def test_private_questions_in_a_group_are_answered_to_the_asker_only(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        w = meet(tg)
+        async with running_bot(tg, tmp_path / "b.sqlite3"):
+            await tg.wait_idle()
+            in_groups = tg.commands[("all_group_chats", "ru")]
+            marked = {c["command"] for c in in_groups if c.get("is_ephemeral")}
+            assert marked == {"help", "hint", "stats", "rules", "why"}
+            assert not any(c.get("is_ephemeral") for c in tg.commands[("default", "ru")])
+
+            mark = tg.mark()
+            await tg.send_text(w.group, w.carol, "/rules марс")
+            await tg.wait_for(lambda c: c.method.startswith("send") and c.ok, since=mark)
+            await tg.wait_idle(quiet=0.2)
+            answer = tg.ephemeral(GROUP, w.carol)
+            assert "арс" in (answer.caption or answer.text or "")
+            assert public_calls(tg, mark) == []  # the group saw nothing
+            for other in (w.alice, w.bob):
+                assert not any(m.is_ephemeral for m in tg.visible_messages(GROUP, other))
+            assert "арс" not in tg.transcript(GROUP, viewer=w.alice).split("/rules марс")[-1]
+
+            # its buttons navigate the private answer itself, still privately
+            button = next(b for row in answer.buttons() for b in row if "callback_data" in b)
+            mark = tg.mark()
+            await tg.tap_ephemeral(GROUP, w.carol, button["callback_data"])
+            await tg.wait_for("answerCallbackQuery", since=mark)
+            await tg.wait_idle(quiet=0.2)
+            assert public_calls(tg, mark) == []
+            assert all(c.ok for c in tg.calls(chat_id=GROUP) if c.seq >= mark)
+
+            for command in ("/help", "/stats"):
+                mark = tg.mark()
+                await tg.send_text(w.group, w.alice, command)
+                await tg.wait_for(lambda c: c.method.startswith("send") and c.ok, since=mark)
+                await tg.wait_idle(quiet=0.1)
+                assert public_calls(tg, mark) == [], command
+            assert len(tg.ephemeral_messages(GROUP, w.alice)) == 2
+
+            # an asker whose app cannot show it gets the answer in public instead
+            tg.set_ephemeral_delivery(w.bob, "refuse")
+            mark = tg.mark()
+            await tg.send_text(w.group, w.bob, "/help")
+            call = await tg.wait_for(
+                lambda c: c.method == "sendMessage" and c.ok and not c.is_ephemeral, since=mark
+            )
+            assert call.params["text"].startswith(t("ru", "help")[:20])
