@@ -1,7 +1,10 @@
-"""Time and memory of the rules matcher: index build, answer time per question, memory cost.
+"""Accuracy, time and memory of the rules matcher on any question sets.
 
-Usage: ``PYTHONPATH=. python benchmarks/teacher_bench.py [--rounds N]`` (default 5 rounds over
-the tuning table and the development set; bounded: a few seconds). Prints the process's
+Usage: ``PYTHONPATH=. python benchmarks/teacher_bench.py [SET.tsv ...] [--rounds N]``. For each
+set given (``lang<TAB>topic or none<TAB>question``, teacher/evaluation.py) it prints top-1,
+top-3 and wrong "don't know" per language and the off-topic "don't know" rate. Then, over the
+tuning table, the development set and the sets given (default 5 rounds; bounded: a few
+seconds), it prints the process's
 resident memory before and after the matcher is built (what the bot pays for the teacher)
 and per-question timings: median, 99th percentile and maximum of single runs, and the
 slowest question's best of three (which hides scheduler and garbage-collector pauses).
@@ -31,15 +34,19 @@ def rss_mb() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sets", nargs="*", type=Path, help="question sets to measure on")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
 
     # The questions first (their import brings pytest), so that they are not counted.
-    from teacher.evaluation import read_set
+    from teacher.evaluation import evaluate, read_set, report
     from tests.teacher.test_knowledge import QUESTIONS, UNRELATED
 
     questions = [q for q, _, _ in QUESTIONS] + list(UNRELATED)
     questions += [r.question for r in read_set(REPO / "tests/teacher/data/dev_set.tsv")]
+    given = {path: read_set(path) for path in args.sets}
+    for rows in given.values():
+        questions += [r.question for r in rows]
 
     import teacher
 
@@ -64,8 +71,14 @@ def main() -> None:
     best_slowest = min(_time(matcher.match, slowest) for _ in range(3))
     after = rss_mb()
 
+    for path, rows in given.items():
+        print(f"== {path}")
+        print(report(evaluate(rows, matcher)))
     print(f"questions: {len(questions)} x {args.rounds} rounds")
-    print(f"index build: {build * 1e3:.0f} ms (first question; pymorphy3 dictionary load included)")
+    print(
+        f"index build: {build * 1e3:.0f} ms (first question; pymorphy3 dictionary and the "
+        "learned model's file loaded)"
+    )
     print(
         f"memory (RSS): after import {imported:.1f} MB, after build {built:.1f} MB, "
         f"after the run {after:.1f} MB -> the matcher costs {after - imported:.1f} MB"

@@ -265,6 +265,19 @@ class Boards:
                     kind="edit",
                 )
 
+    # ---- explanations ("Why?") ----------------------------------------------------------
+
+    async def explanation_in(self, game_id: int, target: Target) -> int | None:
+        """The message explaining the game's last forfeit in a chat, if one was posted."""
+        for m in await self.messages(game_id):
+            if m.kind == "why" and (m.chat_id, m.thread_id) == (target.chat_id, target.thread_id):
+                return m.message_id
+        return None
+
+    async def keep_explanation(self, game_id: int, target: Target, message_id: int) -> None:
+        """Remember the game's explanation message in a chat (one per chat, like a notice)."""
+        await self._keep(game_id, target, message_id, "why")
+
     async def tell(self, chat_id: int, text: str) -> None:
         """A plain message to a chat, if it can still be reached."""
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):

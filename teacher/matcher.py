@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from teacher import learned
+from teacher.learned import QuestionModel
 from teacher.model import Lang, Topic, TopicMatch, Variant
 from teacher.offtopic import names_other_game
 from teacher.text import (
@@ -62,6 +64,31 @@ ALTERNATE_MIN = 0.5
 
 CLOSE_RATIO = 0.7
 """A runner-up scoring at least this share of the best topic's score is a close second."""
+
+KEYWORD_SHARE = 1.0
+"""Weight of the keyword score against the learned probability (both in [0, 1] after
+``KEYWORD_CAP``) when ranking; chosen on held-out blind sets (docs/knowledge.md)."""
+KEYWORD_CAP = 4.0
+"""A keyword score this high is certain: more keywords firing do not outweigh the model."""
+LEARNED_MIN = 0.35
+"""When the keywords alone are not sure, the learned model's best topic needs this
+probability, ..."""
+KEYWORD_MIN = 0.3
+"""... and some keyword must point somewhere (a question made only of words no topic uses,
+«почему не работает вайфай», is not answered on the model's word alone)."""
+OFF_TOPIC_MAX = 0.3
+"""A question the learned model finds this likely off-topic gets "I don't know"."""
+LEARNED_CLOSE_RATIO = 0.5
+"""With the learned model, a runner-up scoring this share of the best is offered as a close
+second: on held-out blind sets this names the right topic in about 70 % of the questions
+whose answer was second, and flags 13 % of those answered right first (docs/knowledge.md)."""
+LEARNED_OTHER_GAME_FACTOR = 0.3
+"""Factor for a topic about the other game than the one asked about or played: lower than
+``OTHER_GAME_FACTOR`` because the model, sure of a question it was trained on in general
+(«встать на шашку соперника» is about long nardy's occupied points), must still give way
+to the game on the table (in short nardy it is hitting)."""
+RUNNER_UP_MIN = 0.1
+"""A runner-up below this combined score is not offered."""
 
 RULED_OUT_FACTOR = 0.5
 """Score factor for a topic whose ``"-"`` phrase fired (context that rules it out)."""
@@ -127,6 +154,18 @@ class _Index:
     topic_terms: tuple[frozenset[str], ...]  # by topic: the terms of its keywords and title
 
 
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """The keyword evidence for one question (what ``Matcher.match`` decides on)."""
+
+    ranked: tuple[tuple[int, float], ...]  # (topic index, raw score), best first
+    matched: dict[int, list[str]]  # topic index -> the phrases that fired
+    confident: bool  # the keywords alone are enough to answer
+    features: frozenset[str] = frozenset()  # what the learned model reads
+    game: Variant | None = None  # the game the question is about (named, or being played)
+    other_game: bool = False  # it names another game (chess …): never a nardy answer
+
+
 class Matcher:
     """The question matcher over a topic catalog.
 
@@ -141,6 +180,8 @@ class Matcher:
         *,
         russian: RussianWords | SnowballRussianWords | None = None,
         bag_weight: float = BAG_WEIGHT,
+        model: QuestionModel | None = None,
+        learn: bool = True,
     ) -> None:
         # Imported here, not at module level, so that importing the package stays cheap.
         from rapidfuzz import process
@@ -160,6 +201,7 @@ class Matcher:
         self._double = self._ru.term("дубль")
         self._generic = frozenset(self._term(w) for w in GENERIC_WORDS)
         self._index = self._build()
+        self._model = (model or QuestionModel.shipped()) if learn else None
 
     # -- index -----------------------------------------------------------------------------------
 
@@ -414,19 +456,15 @@ class Matcher:
         own = self._index.topic_terms[t_idx]
         return all(term in own or term in self._generic for term in found)
 
-    def match(
-        self,
-        question: str,
-        *,
-        lang_hint: Lang | None = None,
-        variant: Variant | None = None,
-        limit: int = 3,
-    ) -> list[TopicMatch]:
-        """Rank topics for ``question``; empty when no topic is a confident answer."""
+    def score(
+        self, question: str, *, lang_hint: Lang | None = None, variant: Variant | None = None
+    ) -> Scored:
+        """Every topic's keyword score for ``question`` and whether the best one is confident
+        (the evidence ``match`` decides on, and the learned model adds to)."""
         index = self._index
         tokens = tokenize(question)
         if names_other_game(tokens.words, self._ru.lemma):
-            return []
+            return Scored((), {}, confident=False, other_game=True)
         unexplained: list[str] = []
         coverage: list[float] = []
         found = self._terms(tokens, lang_hint, unexplained, coverage)
@@ -473,20 +511,72 @@ class Matcher:
                     scores[t_idx] *= OTHER_GAME_FACTOR
 
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
-        if not ranked or not self._confident(ranked[0], found, unexplained, phrase_scores):
-            return []
+        confident = bool(ranked) and self._confident(ranked[0], found, unexplained, phrase_scores)
         sparse = bool(coverage) and sum(coverage) / len(coverage) < MIN_COVERAGE
-        if sparse and ranked[0][1] < SPARSE_THRESHOLD:
+        if sparse and ranked and ranked[0][1] < SPARSE_THRESHOLD:
+            confident = False
+        feats = learned.features(tokens, found, self._term)
+        return Scored(tuple(ranked), dict(matched), confident, feats, game)
+
+    def match(
+        self,
+        question: str,
+        *,
+        lang_hint: Lang | None = None,
+        variant: Variant | None = None,
+        limit: int = 3,
+    ) -> list[TopicMatch]:
+        """Rank topics for ``question``; empty when no topic is a confident answer."""
+        scored = self.score(question, lang_hint=lang_hint, variant=variant)
+        if self._model is not None:
+            return self._combine(scored, self._model.probabilities(scored.features), limit)
+        ranked, matched = scored.ranked, scored.matched
+        if not scored.confident:
             return []
         return [
             TopicMatch(
                 topic=self._topics[t_idx],
                 score=round(1 - math.exp(-raw / 2), 3),
-                matched=tuple(matched[t_idx]),
+                matched=tuple(matched.get(t_idx, ())),
                 close=rank > 0 and raw >= CLOSE_RATIO * ranked[0][1],
             )
             for rank, (t_idx, raw) in enumerate(ranked[: max(limit, 1)])
             if raw >= ALTERNATE_MIN
+        ]
+
+    def _combine(self, scored: Scored, p: dict[str, float], limit: int) -> list[TopicMatch]:
+        """Rank by keyword score (capped, scaled to [0, ``KEYWORD_SHARE``]) plus the learned
+        probability, and answer when either reading is sure enough and the question does not
+        look off-topic to the model."""
+        if scored.other_game or p.get(learned.OFF_TOPIC, 0.0) >= OFF_TOPIC_MAX:
+            return []
+        raw = dict(scored.ranked)
+        best_raw = max(raw.values(), default=0.0)
+        combined: dict[int, float] = {}
+        for t_idx, topic in enumerate(self._topics):
+            keyword = raw.get(t_idx, 0.0)
+            # The other game's topics rank lower however sure their keywords are: the factor
+            # ``score`` applied is taken back out, and applied after the cap.
+            other = scored.game is not None and not topic.applies(scored.game)
+            if other:
+                keyword /= OTHER_GAME_FACTOR
+            value = KEYWORD_SHARE * min(keyword, KEYWORD_CAP) / KEYWORD_CAP + p.get(topic.id, 0.0)
+            combined[t_idx] = value * LEARNED_OTHER_GAME_FACTOR if other else value
+        learned_best = max(p.get(topic.id, 0.0) for topic in self._topics)
+        sure = scored.confident or (learned_best >= LEARNED_MIN and best_raw >= KEYWORD_MIN)
+        if not sure:
+            return []
+        ranked = sorted(combined.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
+        top = ranked[0][1]
+        return [
+            TopicMatch(
+                topic=self._topics[t_idx],
+                score=round(value / (1 + KEYWORD_SHARE), 3),
+                matched=tuple(scored.matched.get(t_idx, ())),
+                close=rank > 0 and value >= LEARNED_CLOSE_RATIO * top,
+            )
+            for rank, (t_idx, value) in enumerate(ranked[: max(limit, 1)])
+            if rank == 0 or value >= RUNNER_UP_MIN
         ]
 
 

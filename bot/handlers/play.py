@@ -329,8 +329,9 @@ async def rematch(
     )
 
 
-async def why(query: CallbackQuery, lang: str, snap: Snapshot) -> None:
-    """Explain the last pass or forfeited die with the rule and its topic."""
+async def why(query: CallbackQuery, lang: str, snap: Snapshot, shows: Shows) -> None:
+    """Explain the last pass or forfeited die with the rule and its topic (one explanation
+    message per game in a chat, edited on later taps: ``send_topic_for_rule``)."""
     event = last_play_event(snap.game)
     if event is None or not (event.kind == "pass" or burned_dice(event)):
         await query.answer(t(lang, "outdated"))
@@ -340,7 +341,7 @@ async def why(query: CallbackQuery, lang: str, snap: Snapshot) -> None:
     if isinstance(query.message, Message):
         from bot.handlers.rules import send_topic_for_rule
 
-        await send_topic_for_rule(query.message, lang, rule, snap=snap)
+        await send_topic_for_rule(query.message, lang, rule, snap, shows.boards)
 
 
 async def hint_button(

@@ -3,11 +3,15 @@
 The words and the matching live in :mod:`teacher`; the pictures come from the renderer.
 This module only decides what to show where:
 
-* ``/rules`` opens a menu (Long / Short / General → topics) that is navigated in place, so a
-  chat keeps one menu message however long someone browses;
-* a topic is always a *new* message — a photo of its example position with the text as the
-  caption, or plain text when the topic has no picture — so it stays readable in the chat
-  history while the menu moves on;
+* ``/rules`` opens a menu (Long / Short / General → topics) that is navigated in place: every
+  tap — a section, a topic, a related topic, Back, Menu — edits the message it was made on,
+  so a chat keeps one rules message however long someone browses, and a repeated tap never
+  posts a copy. Every rules message is a photo (a topic's example position, or the starting
+  position for the menu and for topics without an example), so any page can replace any
+  other; a tap on a text message (a rejected move's "Why?", "I don't know") cannot turn it
+  into a photo, so its page comes as a new message and the tapped one loses its buttons;
+* "Why?" under a game's board keeps one explanation per game in a chat: tapped again (or for
+  a later forfeit), it edits that message while it is still below the board;
 * ``/rules <words>`` (anywhere) and plain text in a private chat are questions for the
   matcher. The play router sees text first and takes move notation; this router is included
   last, so it only gets what nobody else wanted;
@@ -19,6 +23,7 @@ This module only decides what to show where:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import html
 import re
@@ -34,10 +39,11 @@ from aiogram.types import (
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     Message,
 )
 
-from bot.boards import GONE
+from bot.boards import GONE, Boards, Target
 from bot.callbacks import RulesCB
 from bot.house_rules import describe
 from bot.outbox import Outbox
@@ -72,8 +78,9 @@ T = TypeVar("T")
 CAPTION_LIMIT = 1024  # Telegram's limit for a photo caption, counted after HTML parsing
 QUESTION_LIMIT = 400  # longer "questions" are chatter; the matcher needs only a few words
 SECTIONS = ("long", "short", "general")
-MENU_IN_PLACE = ""  # RulesCB(view="menu") key: Back — edit the menu message in place
-MENU_NEW = "new"  # RulesCB(view="menu") key: from under a topic — send a fresh menu
+MENU_IN_PLACE = ""  # RulesCB(view="menu") key: Back from a section (the picture stays)
+MENU_NEW = "new"  # RulesCB(view="menu") key: from under a topic (the picture changes)
+START_DIAGRAM = "setup"  # the menu's picture: the starting position of the chat's game
 RELATED_BUTTONS = 3
 ALTERNATIVE_BUTTONS = 2
 _TAG = re.compile(r"<[^>]+>")
@@ -220,6 +227,63 @@ def topic_caption(lang: str, topic: Topic, lead: str = "") -> str:
     return head + h(body)
 
 
+# ---- pages -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What a rules message shows: a picture, an HTML caption and the buttons under it."""
+
+    picture: bytes
+    caption: str
+    keyboard: InlineKeyboardMarkup
+    name: str  # the picture's file name
+
+    def photo(self) -> BufferedInputFile:
+        return BufferedInputFile(self.picture, filename=f"rules-{self.name}.jpg")
+
+
+async def start_picture(lang: str, variant: Variant) -> bytes:
+    """The starting position of ``variant``: the picture of the menu, and of topics that have
+    no example position of their own."""
+    diagram = get_diagram(START_DIAGRAM, variant)
+    if diagram is None:  # the catalogue's own tests keep it; never a blank message
+        raise LookupError(f"no {START_DIAGRAM!r} diagram for {variant}")
+    return await asyncio.to_thread(diagram_picture, diagram.key, as_lang(lang))
+
+
+async def menu_page(lang: str, context: RulesContext, *, private: bool) -> Page:
+    picture = await start_picture(lang, context.variant)
+    return Page(picture, menu_text(lang, context, private=private), menu_keyboard(lang), "menu")
+
+
+async def section_page(lang: str, section: str, variant: Variant) -> Page:
+    """A section's topic list, over the same picture as the menu (only the caption changes)."""
+    text, keyboard = section_view(lang, section)
+    return Page(await start_picture(lang, variant), text, keyboard, section)
+
+
+async def topic_page(
+    lang: str,
+    topic: Topic,
+    *,
+    variant: Variant,
+    alternatives: Sequence[Topic] = (),
+    lead: str = "",
+    picture: bytes | None = None,
+) -> Page:
+    """A topic over ``picture``, else its example position, else the starting position."""
+    if picture is None:
+        own: Variant = topic.applies_to if topic.applies_to != "both" else variant
+        diagram = get_diagram(topic.diagram, own)
+        if diagram is not None:
+            picture = await asyncio.to_thread(diagram_picture, diagram.key, as_lang(lang))
+        else:
+            picture = await start_picture(lang, own)
+    keyboard = topic_keyboard(lang, topic, alternatives)
+    return Page(picture, topic_caption(lang, topic, lead), keyboard, topic.id)
+
+
 # ---- pictures ---------------------------------------------------------------------------------
 
 
@@ -281,12 +345,71 @@ def _game_view(message: Message, lang: str) -> ChatView:
 # ---- sending ----------------------------------------------------------------------------------
 
 
-async def _deliver(outbox: Outbox | None, chat_id: int, call: Callable[[], Awaitable[T]]) -> None:
+async def _deliver(
+    outbox: Outbox | None, chat_id: int, call: Callable[[], Awaitable[T]], *, kind: str = "send"
+) -> T | None:
     """Through the chat's send budget when we have it (handlers); directly otherwise."""
     if outbox is None:
-        await call()
+        return await call()
+    return await outbox.run(chat_id, call, kind=kind)
+
+
+async def send_page(message: Message, page: Page, outbox: Outbox | None) -> Message | None:
+    """``page`` as a new photo message in ``message``'s chat (and forum topic)."""
+    return await _deliver(
+        outbox,
+        message.chat.id,
+        lambda: message.answer_photo(
+            page.photo(), caption=page.caption, reply_markup=page.keyboard
+        ),
+    )
+
+
+async def replace_page(
+    message: Message, page: Page, outbox: Outbox | None, *, same_picture: bool = False
+) -> bool:
+    """Show ``page`` in ``message`` itself: only the caption and buttons when the picture
+    stays, else the picture too. False when the message cannot become it: a text message
+    (Telegram cannot turn text into a photo), deleted, or too old to edit."""
+    if message.photo is None:
+        return False
+    call: Callable[[], Awaitable[object]]
+    if same_picture:
+
+        def call() -> Awaitable[object]:
+            return message.edit_caption(caption=page.caption, reply_markup=page.keyboard)
     else:
-        await outbox.run(chat_id, call)
+
+        def call() -> Awaitable[object]:
+            media = InputMediaPhoto(media=page.photo(), caption=page.caption)
+            return message.edit_media(media=media, reply_markup=page.keyboard)
+
+    try:
+        await _deliver(outbox, message.chat.id, call, kind="edit")
+    except TelegramBadRequest as exc:
+        if not any(gone in exc.message for gone in GONE):
+            raise
+        return False
+    return True
+
+
+async def navigate(
+    message: Message, page: Page, outbox: Outbox | None, *, same_picture: bool = False
+) -> None:
+    """A tap on a rules message shows ``page`` in that message. Where it cannot, the page comes
+    as a new message and a tapped text message loses its buttons: tapping again could only
+    post the same page twice."""
+    if await replace_page(message, page, outbox, same_picture=same_picture):
+        return
+    await send_page(message, page, outbox)
+    if message.photo is None and message.reply_markup is not None:
+        with contextlib.suppress(TelegramBadRequest):
+            await _deliver(
+                outbox,
+                message.chat.id,
+                lambda: message.edit_reply_markup(reply_markup=None),
+                kind="edit",
+            )
 
 
 async def show_topic(
@@ -300,43 +423,38 @@ async def show_topic(
     picture: bytes | None = None,
     outbox: Outbox | None = None,
 ) -> None:
-    """Send ``topic`` as a new message in ``message``'s chat (and forum topic)."""
-    keyboard = topic_keyboard(lang, topic, alternatives)
-    if picture is None:
-        own: Variant | None = topic.applies_to if topic.applies_to != "both" else variant
-        diagram = get_diagram(topic.diagram, own)
-        if diagram is not None:
-            picture = await asyncio.to_thread(diagram_picture, diagram.key, as_lang(lang))
-    caption = topic_caption(lang, topic, lead)
-    if picture is not None:
-        photo = BufferedInputFile(picture, filename=f"rules-{topic.id}.jpg")
-        await _deliver(
-            outbox,
-            message.chat.id,
-            lambda: message.answer_photo(photo, caption=caption, reply_markup=keyboard),
-        )
-    else:
-        await _deliver(
-            outbox, message.chat.id, lambda: message.answer(caption, reply_markup=keyboard)
-        )
+    """Send ``topic`` as a new message in ``message``'s chat (and forum topic): the answer to a
+    question (a new question deserves a new answer; navigating from it edits it)."""
+    page = await topic_page(
+        lang,
+        topic,
+        variant=variant or "long",
+        alternatives=alternatives,
+        lead=lead,
+        picture=picture,
+    )
+    await send_page(message, page, outbox)
 
 
 async def send_topic_for_rule(
-    message: Message, lang: str, rule_id: str, snap: Snapshot | None = None
+    board: Message,
+    lang: str,
+    rule_id: str,
+    snap: Snapshot,
+    boards: Boards,
 ) -> None:
-    """The topic that explains ``rule_id``, as a new message in ``message``'s chat.
+    """ "Why?" under a game's board: the topic that explains ``rule_id``, over the game as it
+    stands with the dice of the last play, and one line saying what happened there (the
+    example position would be about somebody else's game).
 
-    With ``snap`` (a game, e.g. after "why did my die burn?") the picture is the game as it
-    stands, with the dice of the last play, and one line says what happened there; the
-    example position would be about somebody else's game.
+    A chat keeps one explanation per game: while the last one is still below the board (sent
+    after the board message), it is edited in place — a second tap, or a later forfeit,
+    never piles up copies; otherwise a new one is sent and the old one deleted.
     """
     topics = topics_for_rule(rule_id)
     if not topics:
         return
     topic = topics[0]
-    if snap is None:
-        await show_topic(message, lang, topic)
-        return
     snap = localized(snap, lang)
     lead = ""
     event = last_play_event(snap.game)
@@ -350,10 +468,40 @@ async def send_topic_for_rule(
         rejection = get_rejection(rule_id)
         if rejection is not None:
             lead = "❓ " + h(rejection.message(as_lang(lang)))
-    options = forfeit_options(snap, _game_view(message, lang))
+    options = forfeit_options(snap, _game_view(board, lang))
     picture = await asyncio.to_thread(render_board, snap.game.current_position, options)
     variant = knowledge_variant(snap.match.variant_name)
-    await show_topic(message, lang, topic, variant=variant, lead=lead, picture=picture)
+    page = await topic_page(lang, topic, variant=variant, lead=lead, picture=picture)
+    target = Target(board.chat.id, board.message_thread_id or 0)
+    outbox = boards.outbox
+    old = await boards.explanation_in(snap.game_id, target)
+    if old is not None and old > board.message_id:
+        try:
+            await outbox.run(
+                target.chat_id,
+                lambda: boards.bot.edit_message_media(
+                    media=InputMediaPhoto(media=page.photo(), caption=page.caption),
+                    chat_id=target.chat_id,
+                    message_id=old,
+                    reply_markup=page.keyboard,
+                ),
+                kind="edit",
+            )
+            return
+        except TelegramBadRequest as exc:
+            if not any(gone in exc.message for gone in GONE):
+                raise
+    sent = await send_page(board, page, outbox)
+    if sent is None:
+        return
+    await boards.keep_explanation(snap.game_id, target, sent.message_id)
+    if old is not None:
+        with contextlib.suppress(TelegramBadRequest):
+            await outbox.run(
+                target.chat_id,
+                lambda: boards.bot.delete_message(target.chat_id, old),
+                kind="edit",
+            )
 
 
 # ---- questions about the position on the table -----------------------------------------------
@@ -547,10 +695,8 @@ async def rules_command(
     if question:
         await answer_question(message, lang, question, context, outbox, user_id)
         return
-    text = menu_text(lang, context, private=message.chat.type == "private")
-    await _deliver(
-        outbox, message.chat.id, lambda: message.answer(text, reply_markup=menu_keyboard(lang))
-    )
+    page = await menu_page(lang, context, private=message.chat.type == "private")
+    await send_page(message, page, outbox)
 
 
 async def rules_button(
@@ -561,12 +707,14 @@ async def rules_button(
     games: GameService,
     outbox: Outbox,
 ) -> None:
-    """Menu navigation (edits the menu message) and topics (new messages)."""
+    """Every rules button shows its page in the message it is on (see the module doc)."""
     message = query.message
     if not isinstance(message, Message):
         await query.answer(t(lang, "rules_topic_gone"))
         return
     view, key = callback_data.view, callback_data.key
+    page: Page | None = None
+    same_picture = False
     if view == "topic":
         try:
             topic = get_topic(key)
@@ -575,46 +723,21 @@ async def rules_button(
             return
         await query.answer()
         context = await rules_context(lang, games, place, query.from_user.id)
-        await show_topic(message, lang, topic, variant=context.variant, outbox=outbox)
-        return
-    if view == "variant" and key in SECTIONS:
-        await query.answer()
-        text, keyboard = section_view(lang, key)
-        await _show_menu_page(message, text, keyboard, in_place=True, outbox=outbox)
-        return
-    if view == "menu":
+        page = await topic_page(lang, topic, variant=context.variant)
+    elif view == "variant" and key in SECTIONS:
         await query.answer()
         context = await rules_context(lang, games, place, query.from_user.id)
-        text = menu_text(lang, context, private=message.chat.type == "private")
-        await _show_menu_page(
-            message, text, menu_keyboard(lang), in_place=key == MENU_IN_PLACE, outbox=outbox
-        )
+        page = await section_page(lang, key, context.variant)
+        same_picture = True  # sections are reached from the menu, over the same picture
+    elif view == "menu":
+        await query.answer()
+        context = await rules_context(lang, games, place, query.from_user.id)
+        page = await menu_page(lang, context, private=message.chat.type == "private")
+        same_picture = key == MENU_IN_PLACE
+    if page is None:
+        await query.answer(t(lang, "rules_topic_gone"), show_alert=True)
         return
-    await query.answer(t(lang, "rules_topic_gone"), show_alert=True)
-
-
-async def _show_menu_page(
-    message: Message,
-    text: str,
-    keyboard: InlineKeyboardMarkup,
-    *,
-    in_place: bool,
-    outbox: Outbox,
-) -> None:
-    """Edit the menu message in place; a photo (a topic) cannot become text, and a topic the
-    player just read should stay, so from under a topic the menu comes as a new message."""
-    chat_id = message.chat.id
-    if in_place and message.photo is None and message.text is not None:
-        try:
-            await outbox.run(
-                chat_id, lambda: message.edit_text(text, reply_markup=keyboard), kind="edit"
-            )
-            return
-        except TelegramBadRequest as exc:
-            if not any(gone in exc.message for gone in GONE):
-                raise
-            # deleted, or too old to edit (groups): carry on in a new message
-    await outbox.run(chat_id, lambda: message.answer(text, reply_markup=keyboard))
+    await navigate(message, page, outbox, same_picture=same_picture)
 
 
 async def private_question(

@@ -1,0 +1,83 @@
+"""Train the rules matcher's learned model and write teacher/data/question_model.json.
+
+Usage: ``PYTHONPATH=. python scripts/teacher_train.py [--hold-out NAME ...] [--check]``.
+The training questions are the tuning table (tests/teacher/test_knowledge.py) and every set in
+tests/teacher/data (development sets and the blind sets already reported). ``--hold-out``
+leaves the named sets out and prints the figures on them instead of writing the file — the
+honest measure of how the model does on questions it never saw. ``--check`` exits non-zero
+when the shipped file differs from what training gives (the test suite runs the same check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "teacher" / "data"
+MODEL = REPO / "teacher" / "data" / "question_model.json"
+
+
+def labelled_sets() -> dict[str, list]:  # type: ignore[type-arg]
+    """Every labelled set by name: ``table`` and each TSV file of tests/teacher/data."""
+    sys.path.insert(0, str(REPO))
+    from teacher.evaluation import Row, read_set
+    from teacher.text import script_of
+    from tests.teacher.test_knowledge import QUESTIONS, UNRELATED
+
+    def lang(q: str) -> str:
+        return "ru" if any(script_of(w) == "cyr" for w in q.split()) else "en"
+
+    sets: dict[str, list[Row]] = {
+        "table": [Row(lang(q), topic, q) for q, topic, _ in QUESTIONS]  # type: ignore[arg-type]
+        + [Row(lang(q), "none", q) for q in UNRELATED]  # type: ignore[arg-type]
+    }
+    for path in sorted(DATA.glob("*.tsv")):
+        sets[path.name] = read_set(path)
+    return sets
+
+
+def trained_json(hold_out: tuple[str, ...] = ()) -> str:
+    """The model file's text, trained on every labelled set except ``hold_out``."""
+    from teacher.training import train
+
+    sets = labelled_sets()
+    rows = [row for name, rows in sets.items() if name not in hold_out for row in rows]
+    return train(rows).to_json()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hold-out", nargs="*", default=[], metavar="NAME")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    if args.hold_out:
+        from teacher.evaluation import evaluate, report
+        from teacher.learned import Counts, QuestionModel
+        from teacher.matcher import Matcher
+
+        sets = labelled_sets()
+        unknown = set(args.hold_out) - set(sets)
+        if unknown:
+            parser.error(f"no such set: {', '.join(sorted(unknown))} (have {', '.join(sets)})")
+        model = QuestionModel(Counts.from_json(trained_json(tuple(args.hold_out))))
+        matcher = Matcher(model=model)
+        for name in args.hold_out:
+            print(f"== {name} (held out of training)")
+            print(report(evaluate(sets[name], matcher)))
+        return
+    text = trained_json()
+    if args.check:
+        current = MODEL.read_text(encoding="utf-8") if MODEL.exists() else ""
+        if current != text:
+            sys.exit(f"{MODEL} is stale: run scripts/teacher_train.py")
+        print("up to date")
+        return
+    MODEL.parent.mkdir(parents=True, exist_ok=True)
+    MODEL.write_text(text, encoding="utf-8")
+    print(f"wrote {MODEL} ({len(text) // 1024} KB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""A learned reading of questions: naive Bayes over words, trained on questions people wrote.
+
+The keyword matcher knows the words each topic's author thought of; players use many more
+(«куча в углу» for the head, «сгорание костей», "my mate reckons you can skip"). About two
+thousand questions, each labelled with its topic or as off-topic — the tuning table, the
+development sets and the two blind sets that have been reported — and the sentences of every
+topic's own explanation teach a multinomial naive Bayes model which words, word families
+(first letters), word pairs and index terms go with which topic. The matcher adds its
+probabilities to the keyword scores (``teacher.matcher``).
+
+The model ships as word counts in ``teacher/data/question_model.json`` (a few hundred KB,
+nothing downloaded, nothing trained at run time); ``scripts/teacher_train.py`` writes it
+again from the labelled sets, and a test fails when the shipped file is not what training
+on the current sets and keywords gives. Naive Bayes was chosen by measurement over logistic
+regression on held-out blind sets (docs/knowledge.md): with this little data it generalises
+as well and trains in milliseconds, deterministically.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+from teacher.text import Tokens, script_of, significant_words
+
+OFF_TOPIC = "none"
+"""The class of questions that are not about the rules."""
+
+ALPHA = 0.1
+"""Additive smoothing of the word counts (chosen on held-out sets, docs/knowledge.md)."""
+
+TEMPERATURE = 3.0
+"""Naive Bayes multiplies evidence as if words were independent, so its probabilities are
+far too sure; dividing the log-probabilities by this spreads them to usable confidences."""
+
+PREFIX = 4
+"""A word's first letters stand for its family: сгорание, сгорать, сгорел; блокировать,
+блокада; выбросить, выброс — derivation, which lemmas and stems leave apart."""
+
+MODEL_FILE = "question_model.json"
+FORMAT_VERSION = 1
+
+
+def features(
+    tokens: Tokens, terms: Iterable[str], word_term: Callable[[str], str]
+) -> frozenset[str]:
+    """What the model sees of a question: the index terms the matcher found (typos already
+    corrected), each significant word's own term and its first letters, adjacent word pairs,
+    numbers, dice and rule IDs.
+
+    ``word_term`` reads one word (a lemma's stem in Russian, a stem in English).
+    """
+    out = {"t:" + term for term in terms}
+    previous = ""
+    for word in significant_words(tokens.words):
+        term = "#" if script_of(word) == "num" else word_term(word)
+        out.add("w:" + term)
+        if len(term) > PREFIX:
+            out.add("p:" + term[:PREFIX])
+        if previous:
+            out.add(f"b:{previous}_{term}")
+        previous = term
+    for dice in tokens.dice:
+        out.add("dice")
+        if dice[1] == dice[2]:
+            out.add("double")
+    out.update("r:" + rule_id for rule_id in tokens.rule_ids)
+    return frozenset(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Training counts: per class, how many questions, and in how many each feature was."""
+
+    classes: tuple[str, ...]
+    documents: tuple[int, ...]
+    features: Mapping[str, Mapping[int, int]]
+
+    def to_json(self) -> str:
+        data = {
+            "format": FORMAT_VERSION,
+            "classes": list(self.classes),
+            "documents": list(self.documents),
+            "features": {
+                f: sorted(by_class.items()) for f, by_class in sorted(self.features.items())
+            },
+        }
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Counts:
+        data = json.loads(text)
+        if data.get("format") != FORMAT_VERSION:
+            raise ValueError(f"question model format {data.get('format')!r} is not supported")
+        return cls(
+            classes=tuple(data["classes"]),
+            documents=tuple(data["documents"]),
+            features={
+                f: {int(c): int(n) for c, n in pairs} for f, pairs in data["features"].items()
+            },
+        )
+
+
+def count(examples: Iterable[tuple[frozenset[str], str]], classes: Sequence[str]) -> Counts:
+    """Count features per class over ``(features, class)`` examples."""
+    index = {c: i for i, c in enumerate(classes)}
+    documents = [0] * len(classes)
+    by_feature: dict[str, dict[int, int]] = {}
+    for feats, label in examples:
+        c = index[label]
+        documents[c] += 1
+        for f in feats:
+            slot = by_feature.setdefault(f, {})
+            slot[c] = slot.get(c, 0) + 1
+    return Counts(tuple(classes), tuple(documents), by_feature)
+
+
+class QuestionModel:
+    """Multinomial naive Bayes over question features, read-only once built (thread-safe).
+
+    Kept sparse in plain Python: a feature adds its smoothed log-probability to every class,
+    which is the class's default (a feature never seen with it) plus a correction for the
+    few classes it was seen with; a question has a few dozen features, so an answer is a few
+    hundred additions.
+    """
+
+    def __init__(self, counts: Counts, *, alpha: float = ALPHA) -> None:
+        self.classes = counts.classes
+        n = len(self.classes)
+        vocabulary = len(counts.features)
+        totals = [0] * n
+        for by_class in counts.features.values():
+            for c, k in by_class.items():
+                totals[c] += k
+        denominators = [math.log(total + alpha * vocabulary) for total in totals]
+        self._default = tuple(math.log(alpha) - d for d in denominators)
+        self._extra: dict[str, tuple[tuple[int, float], ...]] = {
+            f: tuple(
+                (c, math.log(k + alpha) - denominators[c] - self._default[c])
+                for c, k in sorted(by_class.items())
+            )
+            for f, by_class in counts.features.items()
+        }
+        docs = counts.documents
+        self._log_prior = tuple(math.log((d + 1) / (sum(docs) + n)) for d in docs)
+
+    @classmethod
+    def shipped(cls) -> QuestionModel:
+        """The model trained on the labelled sets, from the package's data file."""
+        text = resources.files("teacher").joinpath("data", MODEL_FILE).read_text("utf-8")
+        return cls(Counts.from_json(text))
+
+    def probabilities(self, feats: Iterable[str]) -> dict[str, float]:
+        """Each class's probability for a question's features (sums to 1)."""
+        log = list(self._log_prior)
+        for f in feats:
+            extra = self._extra.get(f)
+            if extra is None:
+                continue  # a feature no training question had says nothing
+            for c, default in enumerate(self._default):
+                log[c] += default
+            for c, delta in extra:
+                log[c] += delta
+        top = max(log)
+        weights = [math.exp((x - top) / TEMPERATURE) for x in log]
+        total = sum(weights)
+        return {c: w / total for c, w in zip(self.classes, weights, strict=True)}
