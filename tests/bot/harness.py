@@ -235,8 +235,7 @@ VISIBLE = (
     "editMessageText",
     "editEphemeralMessageMedia",
     "editEphemeralMessageCaption",
-    "deleteEphemeralMessage",
-)
+)  # closing a picker (deleteEphemeralMessage) comes before the board's edit: not a reaction
 
 
 async def _visible_reaction(tg: FakeTelegram, chat: FakeChat, mark: int) -> None:
