@@ -482,3 +482,26 @@ async def test_private_questions_in_a_group_are_answered_to_the_asker_only(tmp_p
                 lambda c: c.method == "sendMessage" and c.ok and not c.is_ephemeral, since=mark
             )
             assert call.params["text"].startswith(t("ru", "help")[:20])
+
+
+async def test_an_expired_picker_is_opened_again_with_the_steps_made(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        w = meet(tg)
+        async with running_bot(tg, tmp_path / "b.sqlite3", seed=5) as run:
+            await start_game(w, "long")
+            mover, _ = await open_picker(w, run)
+            await one_step(w, mover)
+            steps = (await active_match(run.app, GROUP, w.alice.id)).game.steps
+            assert tg.expire_ephemeral(GROUP, mover) == 1
+            assert live_picker(tg, w.group, mover) is None  # the board is back for them
+            board = current_board(tg, w.group)
+            opener = next(d for _, cb, d in game_buttons(board) if cb.a is Act.OPEN)
+            mark = tg.mark()
+            await tap_and_wait(tg, w.group, board.message_id, mover, opener)
+            again = live_picker(tg, w.group, mover)
+            assert again is not None
+            lang = "en" if mover is w.bob else "ru"
+            assert t(lang, "cap_steps", play="") in (again.caption or "")  # the step kept
+            assert public_calls(tg, mark) == []
+            after = await active_match(run.app, GROUP, w.alice.id)
+            assert after.game.steps == steps
