@@ -27,6 +27,7 @@ from aiohttp import web
 
 import storage
 from bot.boards import Boards
+from bot.clock_events import ClockNotices
 from bot.config import Settings
 from bot.drawing import Painter
 from bot.handlers import routers
@@ -38,6 +39,7 @@ from bot.session import AnsweredQueries, ApiSession
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
+from gameplay.scheduler import ClockScheduler, SystemTime, TimeSource
 from teacher import default_matcher
 
 log = logging.getLogger(__name__)
@@ -51,6 +53,7 @@ COMMANDS = (
     "board",
     "undo",
     "resign",
+    "abandon",
     "hint",
     "stats",
     "top",
@@ -74,12 +77,33 @@ class App:
     shows: Shows
     outbox: Outbox
     settings: Settings
+    clocks: ClockScheduler
+    _clock_task: asyncio.Task[None] | None = None
 
     @property
     def boards(self) -> Boards:
         return self.shows.boards
 
+    def start_clocks(self) -> None:
+        """Run the move-clock scheduler (its first pass fires, once, whatever fell due while
+        the bot was down). Safe in several processes on one database: storage marks every
+        event before it is sent, and only the process that marked it sends it."""
+        if self._clock_task is None:
+            self._clock_task = asyncio.create_task(self.clocks.run(), name="move clocks")
+
+    async def stop_clocks(self) -> None:
+        """Stop the scheduler and wait for the event it is firing, if any."""
+        task, self._clock_task = self._clock_task, None
+        if task is None:
+            return
+        self.clocks.stop()
+        try:
+            await asyncio.wait_for(task, timeout=10)
+        except TimeoutError:
+            log.warning("the clock scheduler did not stop in time; cancelled")
+
     async def close(self) -> None:
+        await self.stop_clocks()
         await self.boards.painter.close()
         await self.store.close()
         await self.bot.session.close()
@@ -163,11 +187,21 @@ async def build(
     rng: object | None = None,
     ai_seed: int | None = None,
     outbox: Outbox | None = None,
+    time: TimeSource | None = None,
 ) -> App:
-    store = await storage.open_storage(settings.database)
+    """The bot's objects; ``time`` is the one clock of the store, the games and the move-clock
+    scheduler (tests pass one they advance)."""
+    time = time or SystemTime()
+    store = await storage.open_storage(settings.database, clock=time.now)
     bot = bot or make_bot(settings)
     outbox = outbox or Outbox()
-    games = GameService(store, rng=rng, ai=ComputerPlayers(seed=ai_seed))  # type: ignore[arg-type]
+    games = GameService(
+        store,
+        rng=rng,  # type: ignore[arg-type]
+        ai=ComputerPlayers(seed=ai_seed),
+        clock=time.now,
+        abandon_after=timedelta(days=settings.abandon_after_days),
+    )
     lobby = Lobby(games, invitation_ttl=timedelta(hours=settings.invitation_ttl_hours))
     langs = Languages(games.players, games.chats)
     painter = Painter(settings.render_processes)
@@ -178,7 +212,9 @@ async def build(
     bot.session.middleware(answered)
     bot.session.middleware(PrivateAnswers())
     dp["answered"] = answered
-    return App(bot, dp, store, games, lobby, shows, outbox, settings)
+    scheduler = ClockScheduler(store, ClockNotices(games, shows), time=time)
+    games.on_clock_written = scheduler.wake_by
+    return App(bot, dp, store, games, lobby, shows, outbox, settings, scheduler)
 
 
 #: Commands answered to the asker only in a group (an ephemeral message, bot.private).
@@ -236,6 +272,7 @@ async def run(settings: Settings) -> None:
         await asyncio.to_thread(default_matcher)  # the rules matcher's index, ~0.15 s, once
         settle_memory()
         keeper = asyncio.create_task(housekeeping(app))
+        app.start_clocks()
         try:
             if settings.use_webhook:
                 await _run_webhook(app)

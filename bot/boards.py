@@ -230,7 +230,14 @@ class Boards:
         self.outbox.shown(game_id, version)
 
     async def notice(
-        self, game_id: int, version: int, target: Target, text: str, reply_to: int | None
+        self,
+        game_id: int,
+        version: int,
+        target: Target,
+        text: str,
+        reply_to: int | None,
+        *,
+        reply_markup: InlineKeyboardMarkup | None = None,
     ) -> None:
         """Post a short notice (under the board) and delete the game's previous notice in
         that chat, so a chat keeps at most one. Skipped if the game has been shown at a newer
@@ -249,6 +256,7 @@ class Boards:
                     message_thread_id=target.thread_id or None,
                     reply_to_message_id=reply_to,
                     allow_sending_without_reply=True,
+                    reply_markup=reply_markup,
                 ),
                 skip=lambda: self.outbox.moved_on(game_id, version),
             )

@@ -32,7 +32,13 @@ class Act(StrEnum):
     RECORD = "F"  # the finished game's record as a .mat file
     OPEN = "o"  # a group's shared board: open the mover's private picker
     PLAY = "P"  # a whole play (``s``: its index among the turn's legal plays)
-    WAY = "W"  # the picker's way: ``s`` 1 whole plays, 0 step by step (remembered)
+    WAY = "v"  # the picker's way: ``s`` 1 whole plays, 0 step by step (remembered)
+    CLAIM = "C"  # the mover's time is up: the waiting player claims the game
+    WAIT = "W"  # the mover's time is up: keep waiting
+    ABANDON_YES = "a"  # accept the other player's offer to abandon the game
+    ABANDON_NO = "z"  # decline (or withdraw) the offer
+    ADMIN_END = "E"  # a group admin confirms ending the game
+    ADMIN_KEEP = "K"  # ... or lets it go on
 
 
 class GameCB(CallbackData, prefix="g"):

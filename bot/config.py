@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     # Groups play through private pickers (ephemeral messages, Bot API 10.3); off for a Bot
     # API server without them: the buttons are then on the shared board, as before.
     group_picker: bool = Field(True, alias="GROUP_PICKER")
+    #: A game nobody acts in for this many days is closed as abandoned (no rating change).
+    abandon_after_days: int = Field(30, alias="ABANDON_AFTER_DAYS", ge=1, le=3650)
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -14,6 +14,8 @@ from bot.texts import t
 from engine import OPTION_INFO, LongScoring, Options
 from engine.variants import VARIANTS as ENGINE_VARIANTS
 from gameplay import ChatDefaults
+from gameplay.clocks import CHOICES as CLOCK_CHOICES
+from gameplay.clocks import MoveClock
 
 # (option field, variants it applies to, V-rule id), from the engine's own descriptions of
 # its options, in their order. Crawford is listed for both games but is only named where the
@@ -43,7 +45,9 @@ CUBE_STATES: tuple[tuple[str, bool | None], ...] = (("default", None), ("on", Tr
 
 # /settings fields other than the option toggles (SettingsCB.field values).
 F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS = "variant", "length", "cube", "scoring", "hints"
-FIELDS = frozenset({F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS}) | TOGGLE_FIELDS
+# The move clock of new games between people (a game-layer setting, not an engine option).
+F_CLOCK = "clock"
+FIELDS = frozenset({F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS, F_CLOCK}) | TOGGLE_FIELDS
 
 
 class SettingError(ValueError):
@@ -62,10 +66,13 @@ def cube_state(options: Options) -> str:
     return next(name for name, value in CUBE_STATES if value is options.cube)
 
 
-def next_value(defaults: ChatDefaults, name: str) -> str:
+def next_value(defaults: ChatDefaults, name: str, *, group: bool = True) -> str:
     """What tapping the button of setting ``name`` switches it to (the button carries this
-    value, so a repeated tap on an old message sets the same thing instead of toggling back)."""
+    value, so a repeated tap on an old message sets the same thing instead of toggling back).
+    ``group``: the screen is a group's (the move clock's default differs)."""
     opts = defaults.options
+    if name == F_CLOCK:
+        return str(_cycle(CLOCK_CHOICES, defaults.clock_for(group=group)))
     if name == F_VARIANT:
         return str(_cycle(VARIANTS, defaults.variant))
     if name == F_LENGTH:
@@ -112,6 +119,11 @@ def apply_setting(defaults: ChatDefaults, name: str, value: str) -> ChatDefaults
         return replace(defaults, options=replace(opts, long_scoring=scoring))
     if name == F_HINTS:
         return replace(defaults, hints=_flag(value))
+    if name == F_CLOCK:
+        try:
+            return replace(defaults, move_clock=MoveClock(value))
+        except ValueError:
+            raise SettingError(f"unknown move clock {value!r}") from None
     if name in TOGGLE_FIELDS:
         return replace(defaults, options=replace(opts, **{name: _flag(value)}))
     raise SettingError(f"unknown setting {name!r}")

@@ -34,6 +34,13 @@ KEYS: dict[Refusal, str] = {
     Refusal.INVITE_EXPIRED: "invite_expired",
     Refusal.INVITE_NOT_FOR_YOU: "invite_not_for_you",
     Refusal.CANCEL_ONLY_INVITER: "cancel_only_inviter",
+    Refusal.CLAIM_NO_CLOCK: "claim_no_clock",
+    Refusal.CLAIM_NOT_YET: "claim_not_yet",
+    Refusal.CLAIM_OWN_CLOCK: "claim_own_clock",
+    Refusal.NO_OFFER: "no_offer",
+    Refusal.OWN_OFFER: "own_offer",
+    Refusal.ABANDON_VS_COMPUTER: "abandon_vs_computer",
+    Refusal.NOT_ADMIN: "not_admin",
 }
 # Answered as a passing note, not an alert to dismiss: nothing the player did was wrong.
 QUIET = frozenset({Refusal.OUTDATED, Refusal.NOT_YOUR_TURN, Refusal.NOT_A_PLAYER})

@@ -20,7 +20,10 @@ the game and its version) and a lost one is simply opened again.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from aiogram.types import InlineKeyboardMarkup
 
 from bot.boards import Board, Boards, ChatGone, Picker, PickerFailed, Target
 from bot.languages import Languages
@@ -148,6 +151,18 @@ class Shows:
         except ChatGone as gone:
             await self.blocked(snap, gone.target)
 
+    async def refresh(self, snap: Snapshot) -> None:
+        """Edit every board's caption and buttons, not its picture (the position is the
+        same): the move clock ran out, or the game ended without a move."""
+        self.boards.shown(snap.game_id, snap.version)
+        await self._close_stale_picker(snap)
+        for target, message_id in await self.boards.targets(snap.game_id):
+            try:
+                board = await self.board(snap, target)
+                await self.boards.edit(snap.game_id, target, message_id, board, picture=False)
+            except ChatGone as gone:
+                await self.blocked(snap, gone.target)
+
     async def resend(self, snap: Snapshot, target: Target) -> None:
         """/board: a fresh board message in this chat (the old one is forgotten)."""
         await self._send(snap, target)
@@ -171,13 +186,28 @@ class Shows:
         uid = snap.user_ids.get(seat)
         if uid is None or uid == actor_user_id:
             return
+        await self.tell_player(
+            snap, uid, lambda lang, _: (t(lang, "notify_turn", name=mention(snap, seat)), None)
+        )
+
+    async def tell_player(
+        self,
+        snap: Snapshot,
+        user_id: int,
+        words: Callable[[str, Target], tuple[str, InlineKeyboardMarkup | None]],
+    ) -> None:
+        """A notice for one player under the game's board, replacing the game's previous
+        notice there: in the group (the text mentions them) or in their own private chat.
+        ``words(lang, target)`` gives the text and buttons in that chat's language."""
         for target, board_id in await self.boards.targets(snap.game_id):
-            if target.private and target.chat_id != uid:
+            if target.private and target.chat_id != user_id:
                 continue
             lang = await self.langs.of_chat(target.chat_id)
-            text = t(lang, "notify_turn", name=mention(snap, seat))
+            text, markup = words(lang, target)
             try:
-                await self.boards.notice(snap.game_id, snap.version, target, text, board_id)
+                await self.boards.notice(
+                    snap.game_id, snap.version, target, text, board_id, reply_markup=markup
+                )
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
 

@@ -85,6 +85,27 @@ def clock_from_options(
         return default_clock(group=group)
 
 
+def game_clock(options: Mapping[str, Any]) -> MoveClock:
+    """The clock a stored game plays with (its row's options). A game stored before move
+    clocks existed has none: it is not put on a clock it never announced."""
+    try:
+        return MoveClock(options.get(OPTION_KEY, MoveClock.OFF))
+    except ValueError:
+        return MoveClock.OFF
+
+
+def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], MoveClock | None]:
+    """A stored options dictionary as the engine's part and the clock beside it (None: not
+    chosen). The engine knows nothing of clocks, so ``move_clock`` never reaches
+    ``Options.from_dict``."""
+    rest = dict(options)
+    raw = rest.pop(OPTION_KEY, None)
+    try:
+        return rest, None if raw is None else MoveClock(raw)
+    except ValueError:
+        return rest, None
+
+
 @dataclass(frozen=True, slots=True)
 class ClockPlan:
     """When the events of the move now being played fall due (``None``: never)."""
@@ -182,6 +203,21 @@ def view(clock: GameClock | None, now: datetime) -> ClockView:
     if left <= timedelta(0):
         return ClockView(ClockState.EXPIRED, clock.on_clock_user_id, timedelta(0))
     return ClockView(ClockState.RUNNING, clock.on_clock_user_id, left)
+
+
+def view_since(
+    choice: MoveClock, last_action_at: datetime, on_clock_user_id: int | None, now: datetime
+) -> ClockView:
+    """The clock a board shows, from the game's last write (a stored row's ``updated_at``):
+    the same deadline the write stored (:func:`clock_update` counts from the same moment), so
+    a caption needs no read of the clock table."""
+    per_move = choice.per_move
+    if per_move is None or on_clock_user_id is None:
+        return ClockView(ClockState.OFF, on_clock_user_id, None)
+    left = last_action_at + per_move - now
+    if left <= timedelta(0):
+        return ClockView(ClockState.EXPIRED, on_clock_user_id, timedelta(0))
+    return ClockView(ClockState.RUNNING, on_clock_user_id, left)
 
 
 class TimeUnit(StrEnum):

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import weakref
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import storage
 from engine import Options
+from gameplay import clocks
 from gameplay.actions import Actor, ChatKind, Place
+from gameplay.clocks import MoveClock
 from gameplay.refusals import Refusal, Refused
 from gameplay.service import GameService
 from gameplay.snapshot import Snapshot
@@ -51,28 +53,33 @@ class Lobby:
         options: Options | None = None,
         invitee: Actor | None = None,
         client_seed: str | None = None,
+        move_clock: MoveClock | None = None,
     ) -> storage.Invitation:
         """An invitation to a game here: in a group the game is played in the group (and
         ``invitee``, when given, is the only one who may accept); from a private chat it is
         a link, and the game is shown in each player's private chat.
 
         It commits to the game's dice seed now, before anyone joins (docs/fairness.md);
-        ``client_seed`` is the inviter's contribution, from the update that invited."""
+        ``client_seed`` is the inviter's contribution, from the update that invited.
+        ``move_clock`` is the game's time per move (None: the default for the place); it is
+        kept beside the engine's options and shown in the lobby."""
         await self.games.players.seen(inviter)
         if invitee is not None:
             await self.games.players.seen(invitee)
         link = place.kind is ChatKind.PRIVATE
+        if move_clock is None:
+            move_clock = clocks.default_clock(group=not link)
         seed = await self.games.commit_dice(() if client_seed is None else (client_seed,))
         return await self.store.create_invitation(
             storage.NewInvitation(
                 inviter_id=inviter.user_id,
                 variant=variant,
-                expires_at=datetime.now(UTC) + self.invitation_ttl,
+                expires_at=self.games.clock() + self.invitation_ttl,
                 chat_id=None if link else place.chat_id,
                 thread_id=0 if link else place.thread_id,
                 invitee_id=invitee.user_id if invitee is not None else None,
                 match_length=match_length,
-                options=(options or Options()).to_dict(),
+                options={**(options or Options()).to_dict(), clocks.OPTION_KEY: str(move_clock)},
                 dice_seed_id=seed.seed_id,
             )
         )
@@ -96,8 +103,11 @@ class Lobby:
         if inv.state is not storage.InvitationState.PENDING:
             raise Refused(Refusal.INVITE_CLOSED)
         await self.games.players.seen(actor)
+        engine_options, move_clock = clocks.split_options(inv.options)
+        if move_clock is None:  # an invitation from before move clocks
+            move_clock = clocks.default_clock(group=inv.chat_id is not None)
         match = self.games.new_match(
-            str(inv.variant), inv.match_length, Options.from_dict(dict(inv.options))
+            str(inv.variant), inv.match_length, Options.from_dict(engine_options)
         )
         if inv.chat_id is not None:
             place = Place(inv.chat_id, inv.thread_id, ChatKind.GROUP)
@@ -113,6 +123,7 @@ class Lobby:
                 invitation=(token, actor.user_id),
                 seed_id=inv.dice_seed_id,
                 client_seeds=() if client_seed is None else (client_seed,),
+                move_clock=move_clock,
             )
         except storage.InvitationExpiredError:
             raise Refused(Refusal.INVITE_EXPIRED) from None
@@ -192,5 +203,6 @@ class Lobby:
             options=match.options,
             invitee=invitee,
             client_seed=client_seed,
+            move_clock=snap.move_clock,
         )
         return RematchOffer(invitation, invitee, shown)

@@ -13,7 +13,9 @@ from typing import Any
 import storage
 from engine import Options
 from engine.variants import VARIANTS
+from gameplay import clocks
 from gameplay.actions import Actor
+from gameplay.clocks import MoveClock
 from gameplay.picker import PickerWay
 from storage.recent import Recent
 
@@ -95,12 +97,21 @@ class ChatDefaults:
     match_length: int = 1
     options: Options = field(default_factory=Options)
     hints: bool = False  # hints in games between people (games with the computer: always)
+    # time per move of games between people started here (None: the default for the chat)
+    move_clock: MoveClock | None = None
+
+    def clock_for(self, *, group: bool) -> MoveClock:
+        """The move clock a new game between people here starts with."""
+        return self.move_clock or clocks.default_clock(group=group)
 
     def stored_options(self) -> dict[str, Any]:
-        """The chat's options JSON: the engine's own form, plus the ``hints`` switch."""
+        """The chat's options JSON: the engine's own form, plus the ``hints`` switch and the
+        move clock (game-layer settings the engine does not know)."""
         data = self.options.to_dict()
         if self.hints:
             data["hints"] = True
+        if self.move_clock is not None:
+            data[clocks.OPTION_KEY] = str(self.move_clock)
         return data
 
 
@@ -127,7 +138,7 @@ class Chats:
             chat = await self.store.get_chat(chat_id)
         except storage.NotFoundError:
             return ChatDefaults()
-        raw = dict(chat.options)
+        raw, move_clock = clocks.split_options(chat.options)
         hints = bool(raw.pop("hints", False))
         try:
             options = Options.from_dict(raw)
@@ -135,7 +146,11 @@ class Chats:
             options = Options()
         variant = str(chat.default_variant)
         defaults = ChatDefaults(
-            variant if variant in VARIANTS else "long", max(1, chat.match_length), options, hints
+            variant if variant in VARIANTS else "long",
+            max(1, chat.match_length),
+            options,
+            hints,
+            move_clock,
         )
         self._defaults[chat_id] = defaults
         return defaults

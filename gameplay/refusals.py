@@ -33,6 +33,13 @@ class Refusal(StrEnum):
     INVITE_EXPIRED = "invite_expired"
     INVITE_NOT_FOR_YOU = "invite_not_for_you"
     CANCEL_ONLY_INVITER = "cancel_only_inviter"
+    CLAIM_NO_CLOCK = "claim_no_clock"  # the game has no move clock
+    CLAIM_NOT_YET = "claim_not_yet"  # the time of the move is not up yet
+    CLAIM_OWN_CLOCK = "claim_own_clock"  # the claimant is the one whose time ran out
+    NO_OFFER = "no_offer"  # no standing offer to abandon (withdrawn, or a move came since)
+    OWN_OFFER = "own_offer"  # the other player accepts an offer, not the one who made it
+    ABANDON_VS_COMPUTER = "abandon_vs_computer"  # the computer agrees to nothing: resign
+    NOT_ADMIN = "not_admin"  # only a group's admins end a game they do not play
 
 
 class Refused(Exception):

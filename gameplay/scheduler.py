@@ -93,11 +93,19 @@ class ClockScheduler:
         self.retry_after = retry_after
         self._wake = asyncio.Event()
         self._stopping = False
+        self._until: datetime | None = None  # the moment it sleeps until (None: not asleep)
 
     def poke(self) -> None:
         """Look again now: the bot calls this after writing a clock that may fall due before
         the moment the scheduler sleeps until."""
         self._wake.set()
+
+    def wake_by(self, moment: datetime) -> None:
+        """A clock was written with an event due at ``moment``: wake early if the scheduler
+        sleeps past it (a 5-minute clock's reminder falls due sooner than :data:`MAX_SLEEP`).
+        The game service calls this with every write, so it costs nothing otherwise."""
+        if self._until is not None and moment < self._until:
+            self._wake.set()
 
     def stop(self) -> None:
         self._stopping = True
@@ -119,7 +127,11 @@ class ClockScheduler:
             if self._stopping:
                 break
             if until is not None:
-                await self.time.sleep_until(until, self._wake)
+                self._until = until
+                try:
+                    await self.time.sleep_until(until, self._wake)
+                finally:
+                    self._until = None
 
     async def _pass(self) -> datetime | None:
         """One pass; returns when to look again (None: at once)."""

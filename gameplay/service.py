@@ -20,8 +20,9 @@ import asyncio
 import logging
 import random
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import storage
@@ -40,7 +41,7 @@ from engine import (
 )
 from engine import Play as EnginePlay
 from engine.fairness import FairDice, new_server_seed
-from gameplay import fair_dice
+from gameplay import clocks, fair_dice
 from gameplay.actions import (
     ANYTIME,
     Action,
@@ -58,6 +59,7 @@ from gameplay.actions import (
     WholePlay,
 )
 from gameplay.cache import GameCache
+from gameplay.clocks import ClockState, MoveClock
 from gameplay.computer import ComputerPlayers
 from gameplay.people import Chats, Players
 from gameplay.refusals import Refusal, Refused
@@ -105,6 +107,25 @@ def storage_kind(kind: ResultKind) -> storage.ResultKind:
     if kind is ResultKind.HOME_MARS:
         return storage.ResultKind.KOKS  # V-8's «домашний марс» is counted with кокс (×3)
     return storage.ResultKind(str(kind))
+
+
+def stored_result(game: Game) -> storage.GameResult:
+    """The engine's result of a finished game, as storage records it."""
+    assert game.result is not None
+    return storage.GameResult(
+        storage.Colour(game.result.winner.label),
+        storage_kind(game.result.kind),
+        game.result.points,
+    )
+
+
+# What storage's refusal of a timeout claim means for the person who tapped.
+CLAIM_REFUSALS: dict[str, Refusal] = {
+    "no_clock": Refusal.CLAIM_NO_CLOCK,
+    "not_expired": Refusal.CLAIM_NOT_YET,
+    "on_clock": Refusal.CLAIM_OWN_CLOCK,
+    "not_a_player": Refusal.NOT_A_PLAYER,
+}
 
 
 # A game's dice: its seed's stream, or (a game stored before dice seeds) the service's rng.
@@ -167,8 +188,16 @@ class GameService:
         players: Players | None = None,
         chats: Chats | None = None,
         cache_size: int = 4096,
+        clock: Callable[[], datetime] | None = None,
+        abandon_after: timedelta = clocks.ABANDON_AFTER,
     ) -> None:
         self.store = store
+        # The moment move clocks count from; the store's clock must be the same one (tests
+        # inject one clock into both and advance it instead of sleeping).
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.abandon_after = abandon_after
+        # Told the earliest event of every clock written (the scheduler wakes for it).
+        self.on_clock_written: Callable[[datetime], None] | None = None
         self.rng = rng or random.SystemRandom()
         # Server seeds come from the OS's CSPRNG; a test that injects a seeded rng gets
         # reproducible seeds (and so reproducible fair dice) from it instead.
@@ -208,7 +237,33 @@ class GameService:
         }
         snap = Snapshot(row, match, names, users)
         snap.hints = await self.hints_allowed(snap)
+        snap.move_clock = clocks.game_clock(row.options)
+        if snap.active:
+            snap.clock = clocks.view_since(
+                snap.move_clock, row.updated_at, snap.on_clock_user_id, self.clock()
+            )
         return snap
+
+    def clock_update(
+        self, options: Mapping[str, Any], match: Match, seats: dict[int, int | None]
+    ) -> storage.ClockUpdate:
+        """The clock of the move that follows a write of ``match`` (every game write passes
+        one, in its transaction): counted from now, for the person to act (nobody when the
+        computer is to move — then only abandonment applies)."""
+        game = match.current
+        seat = game.seat_to_act
+        on_clock = None if seat is None or game.phase is Phase.OVER else seats.get(seat)
+        update = clocks.clock_update(
+            clocks.game_clock(options),
+            self.clock(),
+            move=clocks.move_number(game, match.game_number),
+            on_clock_user_id=on_clock,
+            abandon_after=self.abandon_after,
+        )
+        if self.on_clock_written is not None:
+            due = [t for t in (update.remind_at, update.abandon_at) if t is not None]
+            self.on_clock_written(min(due))
+        return update
 
     async def load(self, game_id: int, *, fresh: bool = False) -> Snapshot:
         """The game, from memory unless ``fresh``; Refused(GAME_NOT_FOUND) if there is none."""
@@ -506,11 +561,7 @@ class GameService:
         try:
             if game.phase is Phase.OVER and game.result is not None:
                 match.record_result()
-                result = storage.GameResult(
-                    storage.Colour(game.result.winner.label),
-                    storage_kind(game.result.kind),
-                    game.result.points,
-                )
+                result = stored_result(game)
                 finished = await self.store.finish_game(
                     row.game_id,
                     row.version,
@@ -521,12 +572,7 @@ class GameService:
                     update_id=update_id,
                     dice=rolls,
                 )
-                out = await self.snapshot(finished.game, match)
-                out.finished = finished
-                if match.is_over:
-                    await self._reveal(row.dice_seed_id)
-                else:
-                    out.next_game = await self._start_next(finished.game, match, out.user_ids)
+                out = await self._after_finish(finished, match)
             else:
                 saved = await self.store.save_game(
                     row.game_id,
@@ -536,6 +582,7 @@ class GameService:
                     score=_score_by_colour(match, game),
                     update_id=update_id,
                     dice=rolls,
+                    clock=self.clock_update(row.options, match, snap.user_ids),
                 )
                 out = await self.snapshot(saved, match)
         except storage.DuplicateUpdateError:
@@ -549,6 +596,148 @@ class GameService:
         out.events = list(events)
         out.forced_plays = forced
         return out
+
+    async def _after_finish(self, finished: storage.FinishedGame, match: Match) -> Snapshot:
+        """A game just finished with a result: reveal the seed if the match is over, else
+        start its next game."""
+        out = await self.snapshot(finished.game, match)
+        out.finished = finished
+        if match.is_over:
+            await self._reveal(finished.game.dice_seed_id)
+        else:
+            out.next_game = await self._start_next(finished.game, match, out.user_ids)
+        return out
+
+    # ---- move clocks and ending without play -------------------------------------------------
+
+    async def claim(
+        self, actor: Actor, game_id: int, version: int, *, update_id: int | None = None
+    ) -> Outcome:
+        """The waiting player claims a game whose move clock ran out: scored as the
+        resignation of the player on the clock (RULES.md M-19); in a match only this game
+        ends and the match goes on. Storage checks the deadline and the version in the same
+        transaction, so a move that came first stands and a second claim finds the game over.
+        """
+        await self.players.seen(actor)
+        async with self.lock(game_id):
+            snap = await self.load(game_id, fresh=True)
+            seat = self._check(snap, actor.user_id, version, anytime=True)
+            view = snap.clock
+            if view is None or view.state is ClockState.OFF:
+                raise Refused(Refusal.CLAIM_NO_CLOCK)
+            if view.on_clock_user_id == actor.user_id:
+                raise Refused(Refusal.CLAIM_OWN_CLOCK)
+            if view.state is not ClockState.EXPIRED:
+                raise Refused(Refusal.CLAIM_NOT_YET)
+            match = snap.match
+            game = match.current
+            before = len(game.history)
+            game.resign(1 - seat)
+            assert game.result is not None
+            match.record_result()
+            result = stored_result(game)
+            moves = [new_move(e) for e in game.history[before:] if e.kind not in ("roll", "end")]
+            try:
+                finished = await self.store.claim_timeout(
+                    game_id,
+                    snap.version,
+                    actor.user_id,
+                    match.to_json(),
+                    result,
+                    moves=moves,
+                    score=_score_by_colour(match, game),
+                    update_id=update_id,
+                )
+            except storage.DuplicateUpdateError:
+                return Outcome(None)
+            except storage.ClaimRefusedError as exc:
+                self.cache.forget(game_id)
+                raise Refused(CLAIM_REFUSALS.get(exc.reason, Refusal.CLAIM_NOT_YET)) from None
+            except storage.StaleVersionError:
+                self.cache.forget(game_id)
+                raise Refused(Refusal.OUTDATED) from None
+            except storage.GameNotActiveError:
+                self.cache.forget(game_id)
+                raise Refused(Refusal.GAME_OVER) from None
+            out = await self._after_finish(finished, match)
+            out.events = list(game.history[before:])
+            return Outcome(out)
+
+    async def end_by_admin(self, game_id: int, *, update_id: int | None = None) -> Snapshot | None:
+        """A chat admin ends the game (the bot checked the rights): abandoned, recorded as
+        ended by an admin, no statistics or rating change. None for a repeated update."""
+        async with self.lock(game_id):
+            snap = await self.load(game_id, fresh=True)
+            if not snap.active:
+                raise Refused(Refusal.GAME_OVER)
+            try:
+                row = await self.store.abandon_game(
+                    game_id, snap.version, update_id=update_id, reason=storage.EndReason.ADMIN
+                )
+            except storage.DuplicateUpdateError:
+                return None
+            return await self._closed(row, snap.match)
+
+    async def offer_abandon(self, actor: Actor, game_id: int) -> Snapshot:
+        """A player offers the other to abandon the game by agreement (the offer lapses with
+        the next move); the game as it stands, for wording the offer."""
+        await self.players.seen(actor)
+        snap = await self.load(game_id, fresh=True)
+        self._check(snap, actor.user_id, None, anytime=True)
+        if snap.ai_seat is not None:
+            raise Refused(Refusal.ABANDON_VS_COMPUTER)
+        try:
+            await self.store.offer_abandon(game_id, actor.user_id, snap.version)
+        except storage.StaleVersionError:
+            raise Refused(Refusal.OUTDATED) from None
+        except storage.GameNotActiveError:
+            raise Refused(Refusal.GAME_OVER) from None
+        return snap
+
+    async def accept_abandon(
+        self, actor: Actor, game_id: int, version: int, *, update_id: int | None = None
+    ) -> Snapshot | None:
+        """The other player accepts the standing offer: abandoned by agreement, no rating
+        change. None for a repeated update."""
+        await self.players.seen(actor)
+        async with self.lock(game_id):
+            snap = await self.load(game_id, fresh=True)
+            self._check(snap, actor.user_id, version, anytime=True)
+            try:
+                row = await self.store.accept_abandon(
+                    game_id, actor.user_id, snap.version, update_id=update_id
+                )
+            except storage.DuplicateUpdateError:
+                return None
+            except storage.OfferError as exc:
+                refusal = Refusal.OWN_OFFER if exc.reason == "own_offer" else Refusal.NO_OFFER
+                raise Refused(refusal) from None
+            except storage.StaleVersionError:
+                raise Refused(Refusal.NO_OFFER) from None
+            except storage.GameNotActiveError:
+                raise Refused(Refusal.GAME_OVER) from None
+            return await self._closed(row, snap.match)
+
+    async def decline_abandon(self, actor: Actor, game_id: int) -> bool:
+        """Either player withdraws or declines the standing offer; True if one stood."""
+        try:
+            return await self.store.withdraw_abandon_offer(game_id, actor.user_id)
+        except storage.OfferError:
+            raise Refused(Refusal.NOT_A_PLAYER) from None
+        except storage.NotFoundError:
+            raise Refused(Refusal.GAME_NOT_FOUND) from None
+
+    async def closed_inactive(self, row: storage.Game) -> Snapshot:
+        """A game the scheduler closed as abandoned (nobody acted for the abandonment
+        period): reveal its seed and return it as it now stands."""
+        return await self._closed(row, None)
+
+    async def _closed(self, row: storage.Game, match: Match | None) -> Snapshot:
+        self.cache.forget(row.game_id)
+        await self._reveal(row.dice_seed_id)
+        if match is None:
+            return await self.snapshot(row)
+        return await self.snapshot(row, match)
 
     # ---- creating games ---------------------------------------------------------------------
 
@@ -597,8 +786,8 @@ class GameService:
             return None
         return await self.store.get_dice_seed(seed_id)
 
-    @staticmethod
     def _new_row(
+        self,
         match: Match,
         chat_id: int,
         thread_id: int,
@@ -606,8 +795,10 @@ class GameService:
         ai_level: str | None,
         seed_id: int | None,
         dice: Dice,
+        move_clock: MoveClock,
     ) -> storage.NewGame:
         game = match.current
+        options = {**match.options.to_dict(), clocks.OPTION_KEY: str(move_clock)}
         return storage.NewGame(
             variant=match.variant_name,
             chat_id=chat_id,
@@ -616,10 +807,11 @@ class GameService:
             black_user_id=seats[game.seat_of(Side.BLACK)],
             state=match.to_json(),
             match_length=match.length,
-            options=match.options.to_dict(),
+            options=options,
             ai_level=ai_level,
             dice_seed_id=seed_id,
             dice=fair_dice.drawn(dice) if dice is not None else None,
+            clock=self.clock_update(options, match, seats),
         )
 
     async def create(
@@ -632,6 +824,7 @@ class GameService:
         invitation: tuple[str, int] | None = None,
         seed_id: int | None = None,
         client_seeds: Sequence[str] = (),
+        move_clock: MoveClock = MoveClock.OFF,
     ) -> Snapshot:
         """Store a new game (accepting ``invitation`` = (token, acceptor) in the same
         transaction) after playing its automatic opening; Refused(GAME_EXISTS) if the place
@@ -647,7 +840,9 @@ class GameService:
                 await self.store.add_client_seed(seed_id, client_seed)
         dice = await fair_dice.dice_for(self.store, seed_id)
         await self._settle(match, seats, ai_level, dice)
-        new = self._new_row(match, place.chat_id, place.thread_id, seats, ai_level, seed_id, dice)
+        new = self._new_row(
+            match, place.chat_id, place.thread_id, seats, ai_level, seed_id, dice, move_clock
+        )
         try:
             if invitation is None:
                 row = await self.store.create_game(new)
@@ -657,20 +852,26 @@ class GameService:
                 row = accepted.game
         except storage.ActiveGameExistsError:
             raise Refused(Refusal.GAME_EXISTS) from None
-        row = await self._log_initial(row, match)
+        row = await self._log_initial(row, match, seats)
         snap = await self.snapshot(row, match)
         snap.events = list(match.current.history)
         snap.dice_commitment = (await self.store.get_dice_seed(seed_id)).commitment
         return snap
 
-    async def _log_initial(self, row: storage.Game, match: Match) -> storage.Game:
+    async def _log_initial(
+        self, row: storage.Game, match: Match, seats: dict[int, int | None]
+    ) -> storage.Game:
         """Write the move log of what was played before the game's first save (forced opening
         plays, the computer's first turn), so the log is complete from move one."""
         events = [e for e in match.current.history if e.kind in ("move", "pass")]
         if not events:
             return row
         return await self.store.save_game(
-            row.game_id, row.version, match.to_json(), moves=[new_move(e) for e in events]
+            row.game_id,
+            row.version,
+            match.to_json(),
+            moves=[new_move(e) for e in events],
+            clock=self.clock_update(row.options, match, seats),
         )
 
     async def start_vs_computer(
@@ -706,7 +907,12 @@ class GameService:
         place = Place(row.chat_id, row.thread_id)
         try:
             return await self.create(
-                nxt, place, seats, ai_level=row.ai_level, seed_id=row.dice_seed_id
+                nxt,
+                place,
+                seats,
+                ai_level=row.ai_level,
+                seed_id=row.dice_seed_id,
+                move_clock=clocks.game_clock(row.options),
             )
         except Refused:
             return None
@@ -731,6 +937,7 @@ class GameService:
             dict(snap.user_ids),
             ai_level=row.ai_level,
             client_seeds=() if client_seed is None else (client_seed,),
+            move_clock=snap.move_clock,
         )
 
     async def abandon(self, game_id: int) -> bool:

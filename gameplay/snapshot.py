@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import storage
 from engine import Event, Game, Match, Side
+from gameplay.clocks import ClockView, MoveClock
 
 
 @dataclass(slots=True)
@@ -27,6 +28,8 @@ class Snapshot:
     next_game: Snapshot | None = None  # the next game of the match, if one started
     # SHA-256 of the dice seed, on a game just created (its first board shows it)
     dice_commitment: str | None = None
+    move_clock: MoveClock = MoveClock.OFF  # the game's time per move (a house rule)
+    clock: ClockView | None = None  # the move clock as of loading (None: the game is over)
 
     @property
     def forced(self) -> bool:
@@ -49,11 +52,32 @@ class Snapshot:
     def active(self) -> bool:
         return self.row.status is storage.GameStatus.ACTIVE
 
+    @property
+    def abandoned(self) -> bool:
+        """Ended without a result (no statistics or rating changed)."""
+        return self.row.status is storage.GameStatus.ABANDONED
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why it ended other than by play: ``timeout`` (claimed, with a result), ``admin``,
+        ``agreement``, ``inactive`` (abandoned); None otherwise."""
+        reason = self.row.end_reason
+        return None if reason is None else str(reason)
+
     def seat_of_user(self, user_id: int) -> int | None:
         for seat, uid in self.user_ids.items():
             if uid == user_id:
                 return seat
         return None
+
+    @property
+    def on_clock_user_id(self) -> int | None:
+        """The person whose move it is, and so whose clock runs (None: the computer's move,
+        or the game is over)."""
+        if not self.active:
+            return None
+        seat = self.game.seat_to_act
+        return None if seat is None else self.user_ids.get(seat)
 
     @property
     def ai_seat(self) -> int | None:

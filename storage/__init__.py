@@ -7,6 +7,8 @@ picks the backend from the location: a SQLite file (the embedded default) or a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 from storage.base import UNSET, Storage
@@ -85,20 +87,26 @@ async def open_storage(
     readers: int = 2,
     synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
     pool_size: int | None = None,
+    clock: Callable[[], datetime] | None = None,
 ) -> Storage:
     """Open the store at ``location``; it defaults to ``DATABASE_URL``, else ``DATABASE_PATH``.
 
     ``postgresql://user:password@host/db`` (or ``postgres://``) opens the PostgreSQL backend
     with ``pool_size`` connections; ``sqlite:///path`` or a plain path opens the SQLite file
-    (``readers`` and ``synchronous`` apply to it).  Use it as
+    (``readers`` and ``synchronous`` apply to it). ``clock`` is the store's notion of now
+    (timestamps, expiries, move-clock checks; tests inject one).  Use it as
     ``async with await open_storage() as store: ...`` or close it on shutdown.
     """
     target = database_location() if location is None else location
     if isinstance(target, str) and is_postgres_url(target):
         from storage.postgres.store import DEFAULT_POOL_SIZE, PostgresStorage
 
-        return await PostgresStorage.open(target, pool_size=pool_size or DEFAULT_POOL_SIZE)
-    return await SqliteStorage.open(sqlite_path(target), readers=readers, synchronous=synchronous)
+        return await PostgresStorage.open(
+            target, pool_size=pool_size or DEFAULT_POOL_SIZE, clock=clock
+        )
+    return await SqliteStorage.open(
+        sqlite_path(target), readers=readers, synchronous=synchronous, clock=clock
+    )
 
 
 def sqlite_path(location: str | Path) -> Path:

@@ -12,6 +12,7 @@ def routers() -> list[Router]:
     (moves, then questions about the rules) after them, and a tap nobody understood last."""
     from bot.handlers import (
         aftergame,
+        clock,
         common,
         dice,
         fallback,
@@ -26,6 +27,7 @@ def routers() -> list[Router]:
         common.router(),
         lobby.router(),
         play.router(),
+        clock.router(),
         dice.router(),
         aftergame.router(),
         stats.router(),

@@ -18,17 +18,25 @@ from bot.handlers.dice import client_seed_of
 from bot.handlers.util import parse_new_args
 from bot.house_rules import describe
 from bot.middlewares import actor_of
+from bot.presenter.clock import clock_name
 from bot.presenter.dice import commitment_line, with_copy_button
 from bot.showing import Shows
 from bot.texts import h, t
-from engine import Side
+from engine import Options, Side
 from engine.variants import VARIANTS
 from gameplay import Actor, GameService, Lobby, Place, Refused
+from gameplay.clocks import MoveClock
 from gameplay.service import LEVELS
 
 
 def _length_text(lang: str, n: int) -> str:
     return t(lang, "lobby_length", n=n) if n > 1 else ""
+
+
+def _rules_text(lang: str, variant: str, options: Options, move_clock: MoveClock) -> str:
+    """The lobby's rules in force and its move clock, one line each."""
+    rules = t(lang, "lobby_rules", rules=describe(lang, variant, options))
+    return f"{rules}\n{t(lang, 'lobby_clock', clock=clock_name(lang, move_clock))}"
 
 
 def invitation_keyboard(
@@ -94,6 +102,7 @@ async def new_in_group(
         return
     defaults = await games.chats.defaults(place.chat_id)
     variant, length = parse_new_args(command.args, defaults.variant, defaults.match_length)
+    move_clock = defaults.clock_for(group=True)
     inv = await lobby.invite(
         actor,
         place,
@@ -101,6 +110,7 @@ async def new_in_group(
         match_length=length,
         options=defaults.options,
         client_seed=client_seed_of(message, update_id),
+        move_clock=move_clock,
     )
     commitment = await invitation_commitment(games, inv.dice_seed_id)
     text = t(
@@ -109,7 +119,7 @@ async def new_in_group(
         inviter=h(actor.name),
         variant=t(lang, f"variant_{variant}"),
         length=_length_text(lang, length),
-        rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
+        rules=_rules_text(lang, variant, defaults.options, move_clock),
     )
     await message.answer(
         with_commitment(lang, text, commitment),
@@ -144,6 +154,7 @@ async def challenge(
     defaults = await games.chats.defaults(place.chat_id)
     variant, length = parse_new_args(command.args, defaults.variant, defaults.match_length)
     invited = actor_of(target)
+    move_clock = defaults.clock_for(group=True)
     inv = await lobby.invite(
         actor,
         place,
@@ -152,6 +163,7 @@ async def challenge(
         options=defaults.options,
         invitee=invited,
         client_seed=client_seed_of(message, update_id),
+        move_clock=move_clock,
     )
     commitment = await invitation_commitment(games, inv.dice_seed_id)
     invitee = f'<a href="tg://user?id={target.id}">{h(invited.name)}</a>'
@@ -162,7 +174,7 @@ async def challenge(
         invitee=invitee,
         variant=t(lang, f"variant_{variant}"),
         length=_length_text(lang, length),
-        rules=t(lang, "lobby_rules", rules=describe(lang, variant, defaults.options)),
+        rules=_rules_text(lang, variant, defaults.options, move_clock),
     )
     await message.answer(
         with_commitment(lang, text, commitment),
@@ -274,6 +286,7 @@ async def private_invite(
         await query.answer()
         return
     defaults = await games.chats.defaults(place.chat_id)
+    move_clock = defaults.clock_for(group=False)
     inv = await lobby.invite(
         actor,
         place,
@@ -281,6 +294,7 @@ async def private_invite(
         match_length=defaults.match_length,
         options=defaults.options,
         client_seed=client_seed_of(query, update_id),
+        move_clock=move_clock,
     )
     commitment = await invitation_commitment(games, inv.dice_seed_id)
     await query.answer()
@@ -296,7 +310,9 @@ async def private_invite(
     )
     if commitment is not None:
         keyboard = with_copy_button(keyboard, lang, commitment)
-    text = with_commitment(lang, t(lang, "invite_link", link=link, hours=hours), commitment)
+    text = t(lang, "invite_link", link=link, hours=hours)
+    text += "\n" + t(lang, "lobby_clock", clock=clock_name(lang, move_clock))
+    text = with_commitment(lang, text, commitment)
     await message.edit_text(text, reply_markup=keyboard)
 
 

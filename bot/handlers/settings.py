@@ -17,6 +17,7 @@ from bot.boards import GONE
 from bot.callbacks import SettingsCB
 from bot.handlers.util import is_admin
 from bot.house_rules import (
+    F_CLOCK,
     F_CUBE,
     F_HINTS,
     F_LENGTH,
@@ -31,6 +32,7 @@ from bot.house_rules import (
     next_value,
 )
 from bot.outbox import Outbox
+from bot.presenter.clock import clock_name
 from bot.texts import t
 from gameplay import Actor, GameService, Place
 
@@ -43,10 +45,15 @@ def _length(lang: str, n: int) -> str:
 
 def settings_text(lang: str, defaults: ChatDefaults, *, private: bool) -> str:
     title = t(lang, "set_title_private" if private else "set_title_group")
+    clock = clock_name(lang, defaults.clock_for(group=not private))
     hints = (
-        ""
-        if private
-        else t(lang, "set_hints_line", state=t(lang, "set_on" if defaults.hints else "set_off"))
+        (
+            ""
+            if private
+            else t(lang, "set_hints_line", state=t(lang, "set_on" if defaults.hints else "set_off"))
+            + "\n"
+        )
+        + t(lang, "set_clock_line", clock=clock)
         + "\n"
     )
     body = t(
@@ -65,7 +72,7 @@ def settings_keyboard(lang: str, defaults: ChatDefaults, *, private: bool) -> In
     """One button per switch; each carries the value it sets (see ``next_value``)."""
 
     def button(text: str, name: str) -> InlineKeyboardButton:
-        data = SettingsCB(field=name, value=next_value(defaults, name))
+        data = SettingsCB(field=name, value=next_value(defaults, name, group=not private))
         return InlineKeyboardButton(text=text, callback_data=data.pack())
 
     opts = defaults.options
@@ -80,6 +87,16 @@ def settings_keyboard(lang: str, defaults: ChatDefaults, *, private: bool) -> In
             ),
         ],
         [button(t(lang, "set_btn_cube", state=t(lang, f"set_cube_{cube_state(opts)}")), F_CUBE)],
+        [
+            button(
+                t(
+                    lang,
+                    "set_btn_clock",
+                    clock=clock_name(lang, defaults.clock_for(group=not private)),
+                ),
+                F_CLOCK,
+            )
+        ],
     ]
     for name, _variants, vid in TOGGLES:
         mark = ON if getattr(opts, name) else OFF

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.presenter.clock import clock_line, ended_line, timed_out
 from bot.presenter.common import (
     DISC,
     ChatView,
@@ -91,12 +92,16 @@ def _play_lines(snap: Snapshot, lang: str, numbering: Side) -> list[str]:
 def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
     lang = view.lang
     game, match = snap.game, snap.match
+    ended = ended_line(lang, snap)
+    if ended is not None:
+        return [ended]
     if game.phase is Phase.OVER and game.result is not None:
         res = game.result
         seat = game.seat_of(res.winner)
         out = []
         if res.resigned:
-            out.append(t(lang, "cap_resigned", name=h(short_name(snap.names[1 - seat]))))
+            key = "cap_timeout" if timed_out(snap) else "cap_resigned"
+            out.append(t(lang, key, name=h(short_name(snap.names[1 - seat]))))
         if str(res.kind) == "drop":
             out.append(t(lang, "cap_dropped", name=h(short_name(snap.names[1 - seat]))))
         out.append(
@@ -132,15 +137,19 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
         return out
     if game.phase is Phase.DOUBLE and game.double_offered_by is not None:
         offer = game.seat_of(game.double_offered_by)
-        return [
-            t(
-                lang,
-                "cap_double",
-                name=mention(snap, offer),
-                value=game.cube_value * 2,
-                other=mention(snap, 1 - offer),
-            )
-        ]
+        return _with_clock(
+            lang,
+            snap,
+            [
+                t(
+                    lang,
+                    "cap_double",
+                    name=mention(snap, offer),
+                    value=game.cube_value * 2,
+                    other=mention(snap, 1 - offer),
+                )
+            ],
+        )
     seat = game.seat_to_act
     assert seat is not None
     side = game.side_to_move
@@ -166,7 +175,12 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
             out.append(t(lang, "cap_done_hint"))
     if view.pick is not None:
         out.append(t(lang, "cap_pick", point=point_label(lang, view.pick)))
-    return out
+    return _with_clock(lang, snap, out)
+
+
+def _with_clock(lang: str, snap: Snapshot, lines: list[str]) -> list[str]:
+    line = clock_line(lang, snap)
+    return lines if line is None else [*lines, line]
 
 
 def _is_movers(snap: Snapshot, view: ChatView) -> bool:

@@ -17,6 +17,7 @@ from bot.texts import localized_notation, t
 from engine import Phase, format_steps
 from engine.positionid import encode
 from gameplay import PickerWay, Snapshot, one_tap_steps, whole_plays
+from gameplay.clocks import ClockState
 
 
 def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup:
@@ -31,6 +32,15 @@ def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup:
     )
     rows.append(extra)
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def _may_claim_here(snap: Snapshot, view: ChatView) -> bool:
+    """The mover's time is up and this board is read by the waiting player: their own private
+    chat, or a group (whoever taps there is checked)."""
+    clock = snap.clock
+    if clock is None or clock.state is not ClockState.EXPIRED or clock.on_clock_user_id is None:
+        return False
+    return view.owner_user_id is None or clock.may_claim(view.owner_user_id)
 
 
 def _play_rows(
@@ -48,6 +58,10 @@ def _play_rows(
             text=text, callback_data=GameCB(game=gid, v=v, a=act, s=s, t=dst).pack()
         )
 
+    if not snap.active and game.phase is not Phase.OVER:  # ended without a result
+        return rows, []
+    if _may_claim_here(snap, view):
+        rows.append([btn(t(lang, "btn_claim"), Act.CLAIM)])
     if game.phase is Phase.OVER:
         rows.append(
             [btn(t(lang, "btn_replay"), Act.REPLAY), btn(t(lang, "btn_record"), Act.RECORD)]

@@ -18,6 +18,7 @@ from bot.callbacks import Act, GameCB
 from bot.config import Settings
 from bot.outbox import Outbox
 from gameplay import ChatKind, Place
+from gameplay.scheduler import TimeSource
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 
 TOKEN = "123456789:AAHfakeTokenForTheNardyBotTests_x9"
@@ -40,13 +41,18 @@ async def running_bot(
     outbox: Outbox | None = None,
     real_client_seeds: bool = False,
     group_picker: bool = True,
+    time: TimeSource | None = None,
 ) -> AsyncIterator[Running]:
     """Build the bot against ``tg`` with database ``db`` (a SQLite path, or a
     ``postgresql://`` URL) and poll until the block exits.
 
     Players' dice contributions normally come from their updates (ids and dates), so the dice
     would change from run to run; unless ``real_client_seeds``, each contribution is fixed per
-    user, and the game's dice follow from ``seed`` alone (as they did before fair dice)."""
+    user, and the game's dice follow from ``seed`` alone (as they did before fair dice).
+
+    ``time`` is the bot's one clock (store, games, move-clock scheduler): a test passes a
+    :class:`tests.fake_time.FakeTime` and advances it instead of sleeping. The scheduler runs
+    as in production, started with the polling."""
     where = (
         {"DATABASE_URL": db} if str(db).startswith("postgresql://") else {"DATABASE_PATH": str(db)}
     )
@@ -55,8 +61,11 @@ async def running_bot(
         BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, GROUP_PICKER=group_picker, **where
     )
     fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
-    app = await build(settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast)
+    app = await build(
+        settings, rng=random.Random(seed), ai_seed=ai_seed, outbox=outbox or fast, time=time
+    )
     await register_commands(app.bot)
+    app.start_clocks()
     task = asyncio.create_task(
         app.dispatcher.start_polling(app.bot, handle_signals=False, polling_timeout=1)
     )

@@ -21,6 +21,7 @@ from PIL import Image
 from bot.callbacks import Act, RulesCB
 from bot.handlers.rules import diagram_picture, topic_caption, visible_length
 from bot.house_rules import (
+    F_CLOCK,
     FIELDS,
     ChatDefaults,
     SettingError,
@@ -30,6 +31,7 @@ from bot.house_rules import (
 )
 from bot.texts import t
 from engine import Options, Phase, format_steps
+from gameplay.clocks import DEFAULT_GROUP, split_options
 from teacher import all_topics, get_topic
 from tests.bot.harness import (
     TOKEN,
@@ -442,7 +444,9 @@ def test_every_setting_cycles_through_its_values_and_back() -> None:
     """A button carries the value it sets; tapping each one repeatedly visits every offered
     value and returns to the start, and what is stored reads back as the same defaults."""
     for name in sorted(FIELDS):
-        start = ChatDefaults()
+        # The move clock of a chat that never chose one is "the default" (None); cycling
+        # visits the explicit choices, so it returns to the group's default chosen outright.
+        start = ChatDefaults(move_clock=DEFAULT_GROUP) if name == F_CLOCK else ChatDefaults()
         seen = [start]
         current = start
         for _ in range(6):
@@ -453,9 +457,13 @@ def test_every_setting_cycles_through_its_values_and_back() -> None:
         assert current == start, name
         assert len(seen) >= 2, name
         for state in seen:
-            stored = dict(state.stored_options())
+            stored, move_clock = split_options(state.stored_options())
             hints = bool(stored.pop("hints", False))
-            assert (Options.from_dict(stored), hints) == (state.options, state.hints)
+            assert (Options.from_dict(stored), hints, move_clock) == (
+                state.options,
+                state.hints,
+                state.move_clock,
+            )
 
 
 def test_stale_or_forged_setting_values_are_refused() -> None:
