@@ -51,6 +51,7 @@ async def drive_game(
             return
         game = snap.game
         if game.phase is Phase.OVER:
+            await boards_caught_up(tg, chats.values(), snap.version)
             return
         seat = game.seat_to_act
         assert seat is not None
@@ -95,6 +96,16 @@ async def drive_game(
         assert moves, f"a picked point offers no destination: {board.button_labels()}"
         await tap_message_and_wait(tg, chat, board, user, rng.choice(moves))
     raise AssertionError("game did not finish")
+
+
+async def boards_caught_up(tg: FakeTelegram, chats, version: int) -> None:
+    """Wait until every chat's board shows the game at ``version`` (the last edit is drawn
+    after the game is stored: under load it comes a while after the tap was answered)."""
+    for chat in chats:
+        for _ in range(100):
+            if any(cb.v == version for _, cb, _ in game_buttons(current_board(tg, chat))):
+                break
+            await tg.wait_idle(quiet=0.3, timeout=30)
 
 
 def assert_board_picture(data: bytes) -> None:
