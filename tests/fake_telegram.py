@@ -1686,6 +1686,25 @@ class FakeTelegram(InlineMode):
             raise LookupError(f"the bot has sent nothing to chat {chat.id}")
         return self.messages[chat.id][message_id]
 
+    def last_bot_message_seen_by(
+        self, chat_id: FakeChat | int, user: FakeUser | int
+    ) -> StoredMessage:
+        """The newest message the bot sent that ``user`` sees in the chat: a public one, or
+        an ephemeral one addressed to them (as it is now, even if since edited)."""
+        chat, person = self._chat(chat_id), self._user(user)
+        for call in reversed(self._calls_by_chat.get(chat.id, [])):
+            if not call.ok or not call.method.startswith("send"):
+                continue
+            result = call.result
+            if not isinstance(result, dict):
+                continue
+            number = result.get("ephemeral_message_id")
+            if number is None:
+                return self.messages[chat.id][result["message_id"]]
+            if result.get("receiver_user", {}).get("id") == person.id:
+                return self.ephemerals[chat.id][(person.id, number)]
+        raise LookupError(f"the bot has sent {person.label} nothing in chat {chat.id}")
+
     def transcript(
         self, chat_id: FakeChat | int | None = None, *, viewer: FakeUser | int | None = None
     ) -> str:

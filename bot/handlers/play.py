@@ -482,7 +482,9 @@ def router() -> Router:
     )
     cbq.register(choose_way, GameCB.filter(F.a == Act.WAY), flags={"tap": "turn", "claim": "none"})
     cbq.register(rematch, GameCB.filter(F.a == Act.REMATCH))
-    cbq.register(why, GameCB.filter(F.a == Act.WHY), flags={"tap": "load", "answer": "private"})
+    # The board's Why? stays public: one explanation per game in the chat, edited in place
+    # for everyone who taps it (issue #18 item 12); a rule's Why? under a refusal is private.
+    cbq.register(why, GameCB.filter(F.a == Act.WHY), flags={"tap": "load"})
     cbq.register(
         hint_button, GameCB.filter(F.a == Act.HINT), flags={"tap": "load", "claim": "none"}
     )

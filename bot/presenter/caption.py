@@ -162,7 +162,7 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
     if view.public:
         if game.phase is Phase.MOVE and game.dice is not None:
             out.append(t(lang, "cap_picker_public"))
-        return out
+        return _with_clock(lang, snap, out)
     if view.picker and game.phase is Phase.MOVE and not game.steps and view.pick is None:
         plays = view.way is PickerWay.PLAYS and whole_plays(game)
         out.append(t(lang, "cap_picker_plays" if plays else "cap_picker"))

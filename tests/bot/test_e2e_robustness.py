@@ -241,8 +241,8 @@ async def test_lang_switches_the_group_texts(tmp_path: Path) -> None:
         assert "English" in (tg.last_bot_message(group).text or "")
         await type_and_wait(tg, group, alice, "/board")
         assert "Long nardy" in (current_board(tg, group).caption or "")
-        await type_and_wait(tg, group, alice, "/help")
-        assert "How to play" in (tg.last_bot_message(group).text or "")
+        await type_and_wait(tg, group, alice, "/help")  # answered to Alice only (#12)
+        assert "How to play" in (tg.last_bot_message_seen_by(group, alice).text or "")
 
 
 async def test_blocked_bot_stops_private_game_and_tells_the_other(tmp_path: Path) -> None:

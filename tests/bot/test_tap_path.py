@@ -116,9 +116,9 @@ async def test_a_group_with_hints_on_gets_the_button_and_the_command(tmp_path: P
         mover, other = await mover_and_other(run, group, alice, bob)
         await type_and_wait(tg, group, mover, "/hint")
         title = t("ru", "hint_title", dice=dice_text(snap.game.dice or ()))
-        assert (tg.last_bot_message(group).text or "").startswith(title)
+        assert (tg.last_bot_message_seen_by(group, mover).text or "").startswith(title)
         await type_and_wait(tg, group, other, "/hint")  # not their turn: no hint to give
-        assert tg.last_bot_message(group).text == t("ru", "hint_none")
+        assert tg.last_bot_message_seen_by(group, other).text == t("ru", "hint_none")
 
 
 async def test_a_renamed_player_is_shown_renamed(tmp_path: Path) -> None:
