@@ -265,10 +265,18 @@ class Boards:
         if msg is None:
             return
         await self._keep(game_id, target, msg.message_id, "notice")
-        for m in old:
+        await self._delete(old)
+
+    async def clear_notices(self, game_id: int) -> None:
+        """Delete the game's notices in every chat (it ended: a reminder or a Claim button
+        left standing would only be outdated)."""
+        await self._delete([m for m in await self.messages(game_id) if m.kind == "notice"])
+
+    async def _delete(self, messages: list[storage.GameMessage]) -> None:
+        for m in messages:
             with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
                 await self.outbox.run(
-                    target.chat_id,
+                    m.chat_id,
                     lambda m=m: self.bot.delete_message(m.chat_id, m.message_id),
                     kind="edit",
                 )

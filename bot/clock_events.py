@@ -104,3 +104,4 @@ class ClockNotices:
         snap = await self.games.closed_inactive(game)
         log.info("game %s closed as abandoned after %s", game_id, self.games.abandon_after)
         await self.shows.refresh(snap)
+        await self.shows.boards.clear_notices(game_id)

@@ -46,10 +46,16 @@ async def _drop(query: CallbackQuery, shows: Shows) -> None:
 
 
 async def _ending(
-    query: CallbackQuery, lang: str, shows: Shows, call: Awaitable[T | None], done: str
+    query: CallbackQuery,
+    lang: str,
+    shows: Shows,
+    game_id: int,
+    call: Awaitable[T | None],
+    done: str,
 ) -> T | None:
-    """Run a tap's ending of a game: a refusal answers the tap; success answers ``done`` and
-    removes the offer it came in. None for a refusal or a repeated update."""
+    """Run a tap's ending of game ``game_id``: a refusal answers the tap; success answers
+    ``done`` and removes the message it came in and the game's notices (a reminder, a Claim
+    button). None for a refusal or a repeated update."""
     try:
         result = await call
     except Refused as refused:
@@ -58,6 +64,7 @@ async def _ending(
     await query.answer(t(lang, done))
     if result is not None:
         await _drop(query, shows)
+        await shows.boards.clear_notices(game_id)
     return result
 
 
@@ -78,6 +85,7 @@ async def claim(
         query,
         lang,
         shows,
+        callback_data.game,
         games.claim(actor, callback_data.game, callback_data.v, update_id=update_id),
         "claim_done",
     )
@@ -179,6 +187,7 @@ async def abandon_yes(
         query,
         lang,
         shows,
+        callback_data.game,
         games.accept_abandon(actor, callback_data.game, callback_data.v, update_id=update_id),
         "abandon_accepted",
     )
@@ -221,6 +230,7 @@ async def admin_end(
         query,
         lang,
         shows,
+        callback_data.game,
         games.end_by_admin(callback_data.game, update_id=update_id),
         "admin_ended",
     )

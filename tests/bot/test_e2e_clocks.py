@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 from bot.texts import t
@@ -188,7 +189,7 @@ async def test_a_restart_neither_repeats_a_reminder_nor_loses_a_timeout(tmp_path
         async with running_bot(tg, db, time=time) as run:
             await tg.wait_idle()
             await set_group_clock(tg, group, alice, t("ru", "clock_1h"))
-            snap = await group_game(tg, run, group, alice, bob)
+            await group_game(tg, run, group, alice, bob)
             await time.advance(minutes=31)
             await settle(tg)
         reminders = [m for m in bot_texts(tg, group) if (m.text or "").startswith("⏰")]
@@ -197,7 +198,7 @@ async def test_a_restart_neither_repeats_a_reminder_nor_loses_a_timeout(tmp_path
             await time.settled()
             await settle(tg)
         assert len([m for m in bot_texts(tg, group) if (m.text or "").startswith("⏰")]) == 1
-        time.moment += __import__("datetime").timedelta(hours=2)  # the bot is down meanwhile
+        time.moment += timedelta(hours=2)  # the bot is down meanwhile
         async with running_bot(tg, db, time=time):
             await time.settled()
             await settle(tg)
@@ -210,7 +211,6 @@ async def test_a_restart_neither_repeats_a_reminder_nor_loses_a_timeout(tmp_path
             await settle(tg)
         assert len([m for m in bot_texts(tg, group) if (m.text or "").startswith("⌛")]) == 1
         assert len([m for m in bot_texts(tg, group) if (m.text or "").startswith("⏰")]) == 1
-        del snap
 
 
 async def test_an_admin_ends_a_game_and_players_abandon_one_by_agreement(tmp_path: Path) -> None:
@@ -331,3 +331,34 @@ async def test_a_private_games_notices_reach_each_player_in_their_language(
         for uid, chat in chats.items():
             lang = users[uid].language_code
             tg.save_transcript(TRANSCRIPTS / f"clock_private_{lang}.txt", chat)
+
+
+async def test_a_game_nobody_plays_is_closed_as_abandoned(tmp_path: Path) -> None:
+    """Nobody claims after the timeout and nobody moves: at the abandonment time the game is
+    closed without a result or rating change, the Claim notice goes, the chat is free."""
+    time = FakeTime()
+    async with FakeTelegram(token=TOKEN) as tg:
+        alice = tg.user(741, "Алиса", language_code="ru")
+        bob = tg.user(742, "Bob", language_code="en")
+        group = tg.group(GROUP_ID, "Нарды", admins=[alice])
+        async with running_bot(tg, tmp_path / "idle.sqlite3", time=time) as run:
+            await tg.wait_idle()
+            run.app.games.abandon_after = timedelta(days=2)  # ABANDON_AFTER_DAYS=2
+            snap = await group_game(tg, run, group, alice, bob, "⏱ На ход: 24 ч")
+            await time.advance(hours=24, seconds=1)
+            await settle(tg)
+            offer = tg.last_bot_message(group)
+            assert offer.button_by_label(t("ru", "btn_claim")) is not None
+            await time.advance(hours=24)
+            await settle(tg)
+            board = current_board(tg, group)
+            assert t("ru", "cap_end_inactive") in (board.caption or "")
+            assert [b["text"] for row in board.buttons() for b in row] == [
+                t("ru", "btn_position_id")
+            ]
+            assert tg.messages[group.id][offer.message_id].deleted
+            row = await run.app.store.get_game(snap.game_id)
+            assert row.status is GameStatus.ABANDONED and row.end_reason is EndReason.INACTIVE
+            assert (await run.app.store.get_rating(alice.id, "long")).games == 0
+            assert await run.app.store.get_active_game(GROUP_ID) is None
+        tg.save_transcript(TRANSCRIPTS / "clock_abandoned_group_ru.txt", group)

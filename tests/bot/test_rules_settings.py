@@ -538,3 +538,14 @@ def test_every_topic_fits_a_caption_and_a_button() -> None:
         assert len(RulesCB(view="topic", key=topic.id).pack().encode()) <= 64
     long_lead = "❓ " + "ж" * 600
     assert visible_length(topic_caption("ru", get_topic("bearoff_details"), long_lead)) <= 1024
+
+
+def test_every_game_has_the_menu_picture() -> None:
+    """Every rules message is a photo: the menu, and topics without an example position, are
+    drawn over the starting position, which must exist for both games."""
+    from bot.handlers.rules import START_DIAGRAM
+    from teacher import get_diagram
+
+    for variant in ("long", "short"):
+        diagram = get_diagram(START_DIAGRAM, variant)
+        assert diagram is not None and diagram.variant == variant
