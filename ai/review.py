@@ -130,12 +130,13 @@ class Mistake:
         return self.decision.error
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerReview:
-    side: Side
+class Rated:
+    """The error rate and label of a player's ``decisions`` and ``total_error`` (a review
+    just computed, or one stored and read back)."""
+
+    __slots__ = ()
     decisions: int
     total_error: float
-    mistakes: tuple[Mistake, ...]
 
     @property
     def error_rate(self) -> float:
@@ -148,11 +149,20 @@ class PlayerReview:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerReview(Rated):
+    side: Side
+    decisions: int
+    total_error: float
+    mistakes: tuple[Mistake, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GameReview:
     variant: str
     players: dict[Side, PlayerReview]
     decisions: tuple[Decision, ...]
     complete: bool = True  # False: the time limit stopped the review before the game's end
+    cpu_seconds: float = 0.0  # CPU time the review took (``time.process_time``)
 
 
 class _Valuer:
@@ -216,7 +226,8 @@ def review_game(
         if decision is not None:
             decisions.append(decision)
     players = {side: _player_review(side, decisions, variant, opts) for side in Side}
-    return GameReview(variant, players, tuple(decisions), complete)
+    spent = time.process_time() - started
+    return GameReview(variant, players, tuple(decisions), complete, spent)
 
 
 def _judge(
@@ -399,6 +410,7 @@ __all__ = [
     "Label",
     "Mistake",
     "PlayerReview",
+    "Rated",
     "Why",
     "explain",
     "label_for",

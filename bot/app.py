@@ -39,6 +39,8 @@ from bot.session import AnsweredQueries, ApiSession
 from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
+from gameplay.archive import Archive
+from gameplay.reviews import Reviews
 from gameplay.scheduler import ClockScheduler, SystemTime, TimeSource
 from teacher import default_matcher
 
@@ -57,6 +59,8 @@ COMMANDS = (
     "hint",
     "stats",
     "top",
+    "review",
+    "history",
     "rules",
     "why",
     "settings",
@@ -78,6 +82,7 @@ class App:
     outbox: Outbox
     settings: Settings
     clocks: ClockScheduler
+    reviews: Reviews
     _clock_task: asyncio.Task[None] | None = None
 
     @property
@@ -104,6 +109,7 @@ class App:
 
     async def close(self) -> None:
         await self.stop_clocks()
+        await self.reviews.close()
         await self.boards.painter.close()
         await self.store.close()
         await self.bot.session.close()
@@ -126,6 +132,7 @@ def make_dispatcher(
     shows: Shows,
     langs: Languages,
     settings: Settings,
+    reviews: Reviews | None = None,
 ) -> Dispatcher:
     """The dispatcher with the objects handlers ask for by name, the middlewares (see
     :mod:`bot.middlewares`) and the routers."""
@@ -136,6 +143,8 @@ def make_dispatcher(
         langs=langs,
         outbox=shows.outbox,
         settings=settings,
+        archive=Archive(games.store),
+        reviews=reviews or Reviews(games.store),
     )
     dp.update.outer_middleware(Updates())
     context = Context(games, langs)
@@ -207,14 +216,15 @@ async def build(
     painter = Painter(settings.render_processes)
     await painter.start()
     shows = Shows(Boards(bot, store, outbox, painter), games, langs, pickers=settings.group_picker)
-    dp = make_dispatcher(games, lobby, shows, langs, settings)
+    reviews = Reviews(store)
+    dp = make_dispatcher(games, lobby, shows, langs, settings, reviews)
     answered = AnsweredQueries()
     bot.session.middleware(answered)
     bot.session.middleware(PrivateAnswers())
     dp["answered"] = answered
     scheduler = ClockScheduler(store, ClockNotices(games, shows), time=time)
     games.on_clock_written = scheduler.wake_by
-    return App(bot, dp, store, games, lobby, shows, outbox, settings, scheduler)
+    return App(bot, dp, store, games, lobby, shows, outbox, settings, scheduler, reviews)
 
 
 #: Commands answered to the asker only in a group (an ephemeral message, bot.private).

@@ -39,6 +39,7 @@ class Act(StrEnum):
     ABANDON_NO = "z"  # decline (or withdraw) the offer
     ADMIN_END = "E"  # a group admin confirms ending the game
     ADMIN_KEEP = "K"  # ... or lets it go on
+    REVIEW = "Q"  # the computer's review of the finished game
 
 
 class GameCB(CallbackData, prefix="g"):

@@ -28,7 +28,9 @@ from typing import Any
 
 import renderer
 from engine import Event, Position
+from engine.step import Step
 from renderer import BoardOptions, check_assets, render_board, render_game_replay, warm_up
+from renderer.review import render_mistake
 from renderer.service import HEADER, frame
 
 log = logging.getLogger(__name__)
@@ -153,6 +155,22 @@ class Painter:
         if self.processes == 0:
             return await asyncio.to_thread(render_game_replay, history, variant, **kwargs)
         job = ("replay", tuple(history), variant, kwargs)
+        try:
+            return await self._send(job)
+        except DrawingError:
+            return await self._send(job)
+
+    async def mistake(
+        self,
+        position: Position,
+        played: tuple[Step, ...],
+        best: tuple[Step, ...],
+        options: BoardOptions,
+    ) -> bytes:
+        """A review's mistake picture (``renderer.render_mistake``), drawn like a board."""
+        if self.processes == 0:
+            return await asyncio.to_thread(render_mistake, position, played, best, options)
+        job = ("mistake", position, played, best, options)
         try:
             return await self._send(job)
         except DrawingError:

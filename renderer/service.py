@@ -11,6 +11,8 @@ Requests and replies::
                                           -> ("error", request_id, exception)
     ("replay", request_id, history, variant, kwargs)
                                           -> ("ok", request_id, GIF bytes) (or "error")
+    ("mistake", request_id, position, played, best, opts)
+                                          -> ("ok", request_id, image bytes) (or "error")
 
 Requests are answered in order, one at a time. The process ends at end of input. Pickle is
 safe here because both ends are this program (the bot starts this process itself).
@@ -33,6 +35,7 @@ except ImportError:  # Windows
 
 from renderer.board import render_board
 from renderer.replay import render_game_replay
+from renderer.review import render_mistake
 from renderer.warm import warm_up
 
 HEADER = struct.Struct(">I")
@@ -85,6 +88,13 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             _, request_id, history, variant, kwargs = request
             try:
                 reply = frame(("ok", request_id, render_game_replay(history, variant, **kwargs)))
+            except Exception as exc:
+                reply = _reply_error(request_id, exc)
+            replies.write(reply)
+        elif kind == "mistake":
+            _, request_id, position, played, best, options = request
+            try:
+                reply = frame(("ok", request_id, render_mistake(position, played, best, options)))
             except Exception as exc:
                 reply = _reply_error(request_id, exc)
             replies.write(reply)

@@ -31,6 +31,7 @@ from storage.models import (
     DiceRolls,
     DiceSeed,
     EndReason,
+    ErrorRate,
     FinishedGame,
     Game,
     GameClock,
@@ -45,6 +46,8 @@ from storage.models import (
     NewInvitation,
     NewMove,
     Rating,
+    ReviewTotals,
+    StoredReview,
     User,
     UserStats,
     Variant,
@@ -170,6 +173,17 @@ class Storage(abc.ABC):
         self, user_id: int, *, status: GameStatus | str | None = None, limit: int = 20
     ) -> list[Game]:
         """The user's games, most recently updated first (a user may play in several chats)."""
+
+    @abc.abstractmethod
+    async def list_chat_games(
+        self, chat_id: int, *, status: GameStatus | str | None = None, limit: int = 20
+    ) -> list[Game]:
+        """The chat's games (every forum topic), most recently updated first."""
+
+    @abc.abstractmethod
+    async def match_games(self, game_id: int) -> list[Game]:
+        """The games of the match ``game_id`` belongs to, first game first (a match's games
+        share one dice seed; a game stored without a seed is a match of its own)."""
 
     @abc.abstractmethod
     async def save_game(
@@ -459,6 +473,38 @@ class Storage(abc.ABC):
         min_games: int = 1,
     ) -> list[LeaderboardEntry]:
         """Best-rated players: globally, or among those who finished a game in ``chat_id``."""
+
+    # -- game reviews ------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def get_review(self, game_id: int) -> StoredReview | None:
+        """The game's review, running or done, if one was ever asked for."""
+
+    @abc.abstractmethod
+    async def claim_review(self, game_id: int, owner: str, lease: timedelta) -> StoredReview:
+        """Ask to compute the game's review, as worker ``owner``, for at most ``lease``.
+
+        Returns the review row: running and owned by ``owner`` when the claim succeeded (no
+        review yet, ``owner``'s own claim renewed, or a running one whose lease has ended);
+        otherwise the row as it stands —
+        done (use it), or running under another worker's lease (wait for it).
+        :class:`~storage.errors.NotFoundError` if the game does not exist.
+        """
+
+    @abc.abstractmethod
+    async def finish_review(
+        self, game_id: int, summary: str, white: ReviewTotals, black: ReviewTotals
+    ) -> StoredReview:
+        """Store the computed review (``summary`` is opaque text) with each colour's totals;
+        a review already done stays as it was and is returned."""
+
+    @abc.abstractmethod
+    async def release_review(self, game_id: int, owner: str) -> bool:
+        """Give back ``owner``'s running claim (its review failed); True if it held one."""
+
+    @abc.abstractmethod
+    async def error_rates(self, user_id: int) -> list[ErrorRate]:
+        """The user's reviewed games per variant, with their decisions and equity lost."""
 
     # -- Telegram updates --------------------------------------------------------------------
 

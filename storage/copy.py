@@ -59,6 +59,7 @@ TABLES: tuple[Table, ...] = (
     Table("game_clocks", ("game_id",)),
     Table("game_offers", ("game_id", "kind")),
     Table("inline_messages_lost", ("inline_message_id",)),
+    Table("game_reviews", ("game_id",)),
     Table("player_settings", ("user_id",)),
 )
 

@@ -490,3 +490,61 @@ class AbandonOffer:
     offered_by: int
     game_version: int
     created_at: datetime
+
+
+class ReviewStatus(StrEnum):
+    """A game review's state: being computed by a worker (until its lease ends), or done."""
+
+    RUNNING = "running"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReview:
+    """The computer's review of a finished game, as stored.
+
+    ``summary`` is the game layer's serialised review (opaque text here, like a game's
+    state); the per-colour decision counts and total equity lost are stored beside it so the
+    statistics can add them up. While ``RUNNING``, ``owner`` names the worker computing it and
+    ``lease_until`` when another may take it over (a worker that died mid-review).
+    """
+
+    game_id: int
+    status: ReviewStatus
+    owner: str | None
+    lease_until: datetime | None
+    summary: str | None
+    white_decisions: int
+    white_error: float
+    black_decisions: int
+    black_error: float
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def done(self) -> bool:
+        return self.status is ReviewStatus.DONE
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewTotals:
+    """One colour's share of a review, to store with it: decisions judged, equity lost."""
+
+    decisions: int
+    error: float
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRate:
+    """A user's reviewed games in one variant: how many, their decisions, equity lost."""
+
+    user_id: int
+    variant: Variant
+    games: int
+    decisions: int
+    total_error: float
+
+    @property
+    def error_rate(self) -> float:
+        """Mean equity lost per decision × 1000 (0 without a decision)."""
+        return 1000.0 * self.total_error / self.decisions if self.decisions else 0.0

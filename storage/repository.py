@@ -42,6 +42,7 @@ from storage.models import (
     DiceRolls,
     DiceSeed,
     EndReason,
+    ErrorRate,
     FinishedGame,
     Game,
     GameClock,
@@ -56,9 +57,17 @@ from storage.models import (
     NewInvitation,
     NewMove,
     Rating,
+    ReviewTotals,
+    StoredReview,
     User,
     UserStats,
     Variant,
+)
+from storage.sqlite.reviews import (
+    ERROR_RATES,
+    REVIEW_COLUMNS,
+    error_rate_from_row,
+    review_from_row,
 )
 from storage.sqlite.rows import (
     CHAT_COLUMNS,
@@ -107,6 +116,7 @@ class SqlRepository(Storage):
     _tx: ModuleType
     _tx_clocks: ModuleType
     _tx_dice: ModuleType
+    _tx_reviews: ModuleType
     _clock: Clock
 
     @abc.abstractmethod
@@ -331,6 +341,32 @@ class SqlRepository(Storage):
     async def reveal_dice_seed(self, seed_id: int) -> DiceSeed:
         return await self._write(self._tx_dice.reveal, seed_id, self._now())
 
+    # -- game reviews -------------------------------------------------------------------------
+
+    async def claim_review(self, game_id: int, owner: str, lease: timedelta) -> StoredReview:
+        if not owner:
+            raise ValueError("a review's owner is non-empty text")
+        if lease <= timedelta(0):
+            raise ValueError("a review's lease is positive")
+        now = self._now()
+        until = now + lease // timedelta(microseconds=1)
+        return await self._write(self._tx_reviews.claim, game_id, owner, until, now)
+
+    async def finish_review(
+        self, game_id: int, summary: str, white: ReviewTotals, black: ReviewTotals
+    ) -> StoredReview:
+        if not isinstance(summary, str) or not summary:
+            raise ValueError("a review's summary is non-empty text")
+        for totals in (white, black):
+            if totals.decisions < 0 or not totals.error >= 0:
+                raise ValueError(f"review totals must not be negative: {totals}")
+        return await self._write(
+            self._tx_reviews.finish, game_id, summary, white, black, self._now()
+        )
+
+    async def release_review(self, game_id: int, owner: str) -> bool:
+        return await self._write(self._tx_reviews.release, game_id, owner)
+
     # -- board messages -----------------------------------------------------------------------
 
     async def set_game_message(
@@ -488,6 +524,28 @@ class SqlRepository(Storage):
         )
         return [game_from_row(row) for row in rows]
 
+    async def list_chat_games(
+        self, chat_id: int, *, status: GameStatus | str | None = None, limit: int = 20
+    ) -> list[Game]:
+        status_value = None if status is None else GameStatus(status).value
+        rows = await self._fetch_all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ?1 "
+            "AND (CAST(?2 AS TEXT) IS NULL OR status = ?2) "
+            "ORDER BY updated_at DESC, game_id DESC LIMIT ?3",
+            (chat_id, status_value, limit),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def match_games(self, game_id: int) -> list[Game]:
+        game = await self.get_game(game_id)
+        if game.dice_seed_id is None:
+            return [game]
+        rows = await self._fetch_all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE dice_seed_id = ? ORDER BY game_id",
+            (game.dice_seed_id,),
+        )
+        return [game_from_row(row) for row in rows]
+
     async def get_moves(
         self, game_id: int, *, after_seq: int = 0, limit: int | None = None
     ) -> list[MoveRecord]:
@@ -622,6 +680,18 @@ class SqlRepository(Storage):
             )
             for rank, row in enumerate(rows, start=1)
         ]
+
+    # -- game reviews -------------------------------------------------------------------------
+
+    async def get_review(self, game_id: int) -> StoredReview | None:
+        row = await self._fetch_one(
+            f"SELECT {REVIEW_COLUMNS} FROM game_reviews WHERE game_id = ?", (game_id,)
+        )
+        return None if row is None else review_from_row(row)
+
+    async def error_rates(self, user_id: int) -> list[ErrorRate]:
+        rows = await self._fetch_all(ERROR_RATES, (user_id,))
+        return [error_rate_from_row(user_id, row) for row in rows]
 
     # -- move clocks, offers, dice seeds ------------------------------------------------------
 

@@ -22,6 +22,8 @@ _RU_FORMS: dict[str, tuple[str, str, str]] = {
     "shots_under": ("ударом", "ударами", "ударами"),  # «под N ударами»
     "pip": ("пипс", "пипса", "пипсов"),
     "point": ("пункт", "пункта", "пунктов"),
+    "decision": ("решение", "решения", "решений"),
+    "checker_acc": ("шашку", "шашки", "шашек"),  # «бьёт N шашек»
 }
 
 WHY: dict[str, dict[str, str]] = {
@@ -30,7 +32,7 @@ WHY: dict[str, dict[str, str]] = {
         "saves_mars": "лучший ход выбрасывает первую шашку и спасает от марса",
         "blot_shots": "оставили блот под {shots} {shots:shots_under} из 36 "
         "(лучший ход — {best_shots})",
-        "missed_hit": "упустили удар: шашек соперника бьёт лучший ход — {hits}",
+        "missed_hit": "упустили удар: лучший ход бьёт {hits} {hits:checker_acc} соперника",
         "block": "лучший ход строит {best_run} {best_run:point} подряд (у вас {played_run})",
         "head": "голова: после лучшего хода на ней остаётся {best_head}, после вашего — "
         "{played_head}",
@@ -45,7 +47,7 @@ WHY: dict[str, dict[str, str]] = {
         "wins": "the best play wins the game at once",
         "saves_mars": "the best play bears off a first checker and saves the mars",
         "blot_shots": "left a blot to {shots} shots of 36 (the best play: {best_shots})",
-        "missed_hit": "missed a hit: the best play hits {hits}",
+        "missed_hit": "missed a hit: the best play hits {hits} {hits_checkers}",
         "block": "the best play builds {best_run} points in a row (yours: {played_run})",
         "head": "the head: the best play leaves {best_head} checkers on it, yours {played_head}",
         "race": "race: you are {lead_words}; every wasted pip counts",
@@ -98,9 +100,24 @@ def why_line(why: str, params: Mapping[str, int | float], lang: str = "ru") -> s
     values: dict[str, object] = dict(params)
     if "lead" in values:
         values["lead_words"] = _lead_words(int(values["lead"]), lang)  # type: ignore[arg-type]
+    if "hits" in values:
+        values["hits_checkers"] = "checker" if int(values["hits"]) == 1 else "checkers"  # type: ignore[call-overload]
     if "lost" in values:
         values["lost_k"] = round(1000 * float(values["lost"]))  # type: ignore[arg-type]
     return _plural_format(WHY[lang][why], values)
+
+
+def decisions_text(n: int, lang: str = "ru") -> str:
+    """ "34 решения" / "34 decisions"."""
+    if lang == "en":
+        return f"{n} decision" if n == 1 else f"{n} decisions"
+    return f"{n} {_ru_form(n, _RU_FORMS['decision'])}"
+
+
+def number_text(value: float, digits: int, lang: str = "ru") -> str:
+    """A number as the language writes it: ``6,1`` in Russian, ``6.1`` in English."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang != "en" else text
 
 
 def label_text(label: str, lang: str = "ru") -> str:
@@ -108,4 +125,4 @@ def label_text(label: str, lang: str = "ru") -> str:
     return LABELS[lang if lang in LANGS else "ru"][label]
 
 
-__all__ = ["LABELS", "WHY", "label_text", "why_line"]
+__all__ = ["LABELS", "WHY", "decisions_text", "label_text", "number_text", "why_line"]

@@ -31,8 +31,10 @@ def play_match(
     double_rate: float = 0.05,
     take_rate: float = 0.7,
     options: Options | None = None,
+    states: list[str] | None = None,
 ) -> tuple[Match, list[GameLog]]:
-    """A finished match and the log of each of its games, in order."""
+    """A finished match and the log of each of its games, in order; ``states`` (if given)
+    receives the match's JSON as each game ended, as the bot stores each game's row."""
     rng = random.Random(seed)
     match = Match(variant, length, options or Options())
     logs: list[GameLog] = []
@@ -57,6 +59,8 @@ def play_match(
                 game.play(choose(game, rng))
         logs.append(current_game_log(match))
         match.record_result()
+        if states is not None:
+            states.append(match.to_json())
         if match.is_over:
             return match, logs
         match.next_game()

@@ -1,26 +1,42 @@
-"""After a game: the Replay and Record buttons of a finished game's board.
+"""After a game: the Replay, Record and Review buttons of a finished game's board, and the
+``/review`` and ``/history`` commands.
 
 Replay sends the animated replay (drawn by the drawing process, ``Painter.replay``) with
-``sendAnimation``; Record sends the game's ``.mat`` record (``engine.record``) with
-``sendDocument``. Either works for anyone who can see the board (a finished game is public
-in its chat) and changes nothing, so a redelivered tap only sends the file again.
+``sendAnimation``; Record sends the whole match's ``.mat`` record up to this game
+(``engine.record``) with ``sendDocument``; Review sends the computer's review
+(``gameplay.reviews``: computed once in a worker process, then kept) as a message and one
+picture per mistake. Each works for anyone who can see the board (a finished game is public
+in its chat); a redelivered tap only sends the same thing again, and a tap on Review while
+that review is being prepared is answered without a second one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from aiogram import Bot, F, Router
-from aiogram.types import BufferedInputFile, CallbackQuery
+from aiogram.filters import Command, CommandObject
+from aiogram.types import (
+    BufferedInputFile,
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+)
 
+from bot import refusals
 from bot.callbacks import Act, GameCB
 from bot.presenter.common import localized, short_name
+from bot.presenter.review import mistake_pictures, review_text
 from bot.showing import Shows
 from bot.texts import h, t
 from engine import Side
 from engine.game import EventKind
 from engine.record import match_file
-from gameplay import Snapshot
+from gameplay import Actor, GameService, Place, Refusal, Refused, Snapshot
+from gameplay.archive import Archive
+from gameplay.reviews import Reviews, ReviewStart
 from renderer.options import EN_LABELS, RU_LABELS
 
 log = logging.getLogger(__name__)
@@ -74,9 +90,15 @@ async def replay(
 
 
 async def record(
-    query: CallbackQuery, callback_data: GameCB, lang: str, snap: Snapshot, shows: Shows, bot: Bot
+    query: CallbackQuery,
+    callback_data: GameCB,
+    lang: str,
+    snap: Snapshot,
+    shows: Shows,
+    bot: Bot,
+    archive: Archive,
 ) -> None:
-    """Send the finished game's record as a ``.mat`` document."""
+    """Send the match's record up to this game (every game of it) as a ``.mat`` document."""
     if snap.game.result is None or query.message is None:
         await query.answer(t(lang, "outdated"))
         return
@@ -85,16 +107,183 @@ async def record(
     game = snap.game
     chat_id = query.message.chat.id
     names = (short_name(snap.names[0]), short_name(snap.names[1]))
-    text = match_file(snap.match, names)
+    earlier = await archive.earlier_games(snap.game_id)
+    text = match_file(snap.match, names, earlier)
     note = t(lang, f"record_note_{game.variant_name}")
     upload = BufferedInputFile(text.encode("utf-8"), filename=f"nardy-{callback_data.game}.mat")
     caption = t(lang, "record_caption", note=note)
     await shows.outbox.run(chat_id, lambda: bot.send_document(chat_id, upload, caption=caption))
 
 
+# ---- the review ---------------------------------------------------------------------------
+
+
+def _thread_of(message: Message) -> int | None:
+    return message.message_thread_id if message.is_topic_message else None
+
+
+async def review(
+    query: CallbackQuery,
+    lang: str,
+    snap: Snapshot,
+    shows: Shows,
+    bot: Bot,
+    reviews: Reviews,
+) -> None:
+    """Review the finished game of the tapped board in its chat."""
+    message = query.message
+    if snap.game.result is None or not isinstance(message, Message):
+        await query.answer(t(lang, "outdated"))
+        return
+    start, task = reviews.request(snap.game_id)
+    if start is ReviewStart.RUNNING:
+        await query.answer(t(lang, "review_running"))
+        return
+    await query.answer(t(lang, "review_wait"))
+    await _deliver(task, snap, lang, message.chat.id, _thread_of(message), shows, bot)
+
+
+async def review_command(
+    message: Message,
+    command: CommandObject,
+    lang: str,
+    actor: Actor,
+    place: Place,
+    games: GameService,
+    archive: Archive,
+    shows: Shows,
+    bot: Bot,
+    reviews: Reviews,
+) -> None:
+    """``/review`` — the last finished game here (a private chat: the user's last game);
+    ``/review 123`` — game No. 123 if it was played here or by the user."""
+    args = (command.args or "").strip().lstrip("#№")
+    if args and not args.isdigit():
+        await message.answer(t(lang, "review_usage"))
+        return
+    try:
+        row = await archive.finished_game(place, actor.user_id, int(args) if args else None)
+        snap = await games.load(row.game_id)
+    except Refused as refused:
+        if refused.refusal is Refusal.GAME_NOT_FOUND:
+            key = "review_not_here" if args else "review_none"
+            await message.answer(t(lang, key, game=h(args)))
+        else:
+            await refusals.reply(message, lang, refused)
+        return
+    start, task = reviews.request(snap.game_id)
+    if start is ReviewStart.RUNNING:
+        await message.answer(t(lang, "review_running"))
+        return
+    if await reviews.stored(snap.game_id) is None:
+        await message.answer(t(lang, "review_wait"))
+    await _deliver(task, snap, lang, place.chat_id, place.thread_id or None, shows, bot)
+
+
+async def _deliver(
+    task: asyncio.Task,
+    snap: Snapshot,
+    lang: str,
+    chat_id: int,
+    thread_id: int | None,
+    shows: Shows,
+    bot: Bot,
+) -> None:
+    """Wait for the review and send it: the summary, then one picture per mistake (drawn by
+    the drawing process). Nothing is sent when another bot process computed it for its own
+    request (that one sends it)."""
+    outbox = shows.outbox
+
+    async def say(text: str) -> None:
+        await outbox.run(
+            chat_id, lambda: bot.send_message(chat_id, text, message_thread_id=thread_id)
+        )
+
+    try:
+        result = await asyncio.shield(task)
+    except Refused as refused:
+        await say(refusals.refusal_text(lang, refused))
+        return
+    except Exception:
+        log.exception("the review of game %s failed", snap.game_id)
+        await say(t(lang, "review_failed"))
+        return
+    if result is None:
+        return
+    snap = localized(snap, lang)
+    game = snap.game
+    names = {side: snap.names[game.seat_of(side)] for side in Side}
+    await say(review_text(result, names, lang))
+    painter = shows.boards.painter
+    for picture in mistake_pictures(result, names, lang):
+        image = await painter.mistake(
+            picture.position, picture.played, picture.best, picture.options
+        )
+        upload = BufferedInputFile(image, filename=f"review-{snap.game_id}.jpg")
+        caption = picture.caption
+        await outbox.run(
+            chat_id,
+            lambda upload=upload, caption=caption: bot.send_photo(
+                chat_id, upload, caption=caption, message_thread_id=thread_id
+            ),
+        )
+
+
+# ---- history ------------------------------------------------------------------------------
+
+
+async def history(
+    message: Message, lang: str, actor: Actor, place: Place, games: GameService, archive: Archive
+) -> None:
+    """The recent finished games (a group's, or in a private chat the user's own), each with
+    buttons for its replay, record and review."""
+    rows = await archive.recent(place, actor.user_id)
+    if not rows:
+        await message.answer(t(lang, "history_empty"))
+        return
+    lines = [t(lang, "history_title", whose=t(lang, "history_mine") if place.private else "")]
+    keyboard = []
+    for n, row in enumerate(rows, start=1):
+        snap = localized(await games.load(row.game_id), lang)
+        game = snap.game
+        white, black = _names_by_side(snap)
+        result = t(lang, "history_none_result")
+        if row.result is not None:
+            winner = white if str(row.result.winner) == "white" else black
+            result = t(lang, "history_result", winner=h(winner), points=row.result.points)
+        when = (row.finished_at or row.updated_at).strftime("%d.%m.%Y")
+        lines.append(
+            t(
+                lang,
+                "history_line",
+                n=n,
+                game=row.game_id,
+                variant=t(lang, f"variant_{game.variant_name}"),
+                white=h(white),
+                black=h(black),
+                result=result,
+                date=when,
+            )
+        )
+
+        def btn(text: str, act: Act, gid: int = row.game_id, v: int = row.version):
+            return InlineKeyboardButton(
+                text=f"{text} {gid}", callback_data=GameCB(game=gid, v=v, a=act).pack()
+            )
+
+        keyboard.append([btn("🎞", Act.REPLAY), btn("📄", Act.RECORD), btn("🧑‍🏫", Act.REVIEW)])
+    lines.extend(["", t(lang, "history_hint")])
+    markup = InlineKeyboardMarkup(inline_keyboard=keyboard)
+    await message.answer("\n".join(lines), reply_markup=markup)
+
+
 def router() -> Router:
     r = Router(name="aftergame")
     cbq = r.callback_query
-    cbq.register(replay, GameCB.filter(F.a == Act.REPLAY), flags={"tap": "load", "claim": "none"})
-    cbq.register(record, GameCB.filter(F.a == Act.RECORD), flags={"tap": "load", "claim": "none"})
+    quiet = {"tap": "load", "claim": "none"}
+    cbq.register(replay, GameCB.filter(F.a == Act.REPLAY), flags=quiet)
+    cbq.register(record, GameCB.filter(F.a == Act.RECORD), flags=quiet)
+    cbq.register(review, GameCB.filter(F.a == Act.REVIEW), flags=quiet)
+    r.message.register(review_command, Command("review"))
+    r.message.register(history, Command("history"))
     return r

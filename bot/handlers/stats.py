@@ -6,14 +6,20 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
+from ai.review import label_for
 from bot.handlers.util import parse_new_args
 from bot.texts import h, t
 from engine.variants import VARIANTS
 from gameplay import Actor, GameService, Place
+from gameplay.reviews import Reviews
+from teacher.review_text import label_text, number_text
 
 
-async def stats(message: Message, lang: str, actor: Actor, games: GameService) -> None:
-    """The user's record per variant, against people and the computer, and ratings."""
+async def stats(
+    message: Message, lang: str, actor: Actor, games: GameService, reviews: Reviews
+) -> None:
+    """The user's record per variant, against people and the computer, ratings, and the
+    average error rate of their reviewed games per variant."""
     records = await games.records(actor.user_id)
     lines = [t(lang, "stats_title", name=h(actor.name))]
     if not records:
@@ -43,6 +49,18 @@ async def stats(message: Message, lang: str, actor: Actor, games: GameService) -
                     "stats_rating",
                     variant=t(lang, f"variant_{variant}"),
                     rating=f"{rating.rating:.0f}",
+                )
+            )
+    for rate in await reviews.error_rates(actor.user_id):
+        if rate.decisions:
+            lines.append(
+                t(
+                    lang,
+                    "stats_error",
+                    variant=t(lang, f"variant_{rate.variant}"),
+                    rate=number_text(rate.error_rate, 1, lang),
+                    label=label_text(str(label_for(rate.error_rate)), lang),
+                    games=rate.games,
                 )
             )
     await message.answer("\n".join(lines))

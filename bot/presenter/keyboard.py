@@ -64,7 +64,11 @@ def _play_rows(
         rows.append([btn(t(lang, "btn_claim"), Act.CLAIM)])
     if game.phase is Phase.OVER:
         rows.append(
-            [btn(t(lang, "btn_replay"), Act.REPLAY), btn(t(lang, "btn_record"), Act.RECORD)]
+            [
+                btn(t(lang, "btn_replay"), Act.REPLAY),
+                btn(t(lang, "btn_record"), Act.RECORD),
+                btn(t(lang, "btn_review"), Act.REVIEW),
+            ]
         )
         if snap.match.is_over:
             rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])

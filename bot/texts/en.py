@@ -20,6 +20,7 @@ TEXTS: dict[str, str] = {
         "/abandon — end a game without a result (by agreement; a group admin: any game)\n"
         "/hint — a hint (in games against the computer)\n"
         "/stats — your statistics, /top — the chat's leaderboard\n"
+        "/review — review your last game, /history — recent games\n"
         "/rules — rules and questions, /settings — this chat's house rules\n"
         "/why 13/7 — why that move is or is not legal in your game\n"
         "/lang ru|en — language\n\n"
@@ -182,6 +183,39 @@ TEXTS: dict[str, str] = {
     "record_caption": "📄 The game record as a .mat file (Jellyfish / GNU Backgammon){note}.",
     "record_note_long": "; long nardy: the same layout with long-nardy points",
     "record_note_short": "",
+    "btn_review": "🧑‍🏫 Review",
+    "review_wait": "Reviewing the game: the computer judges every decision…",
+    "review_running": "This game's review is already being prepared; it will come here.",
+    "review_failed": "The game could not be reviewed. Please try again a little later.",
+    "game_not_over": "The review comes once the game is over.",
+    "review_title": "🧑‍🏫 <b>Game review</b>: {white} — {black}, {variant}",
+    "review_scale": "Error rate: equity lost per decision on average, ×1000: up to 5 is "
+    "strong play, up to 25 average, above that a beginner's.",
+    "review_player": "{disc} <b>{name}</b>: {rate} — {label} ({decisions})",
+    "review_no_decisions": "{disc} <b>{name}</b>: nothing to choose — no decision at all",
+    "review_clean": "   no mistakes",
+    "review_line": "   {n}. turn {turn}, {what} ({lost}): {why}",
+    "review_play": "{dice}: {played}, better {best}",
+    "review_cube_double": "the double",
+    "review_cube_take": "taking the double",
+    "review_cube_drop": "dropping the double",
+    "review_incomplete": "Not every turn was judged: the game is too long for the time allowed.",
+    "review_pictures": "Pictures: orange arrows are the play made, dashed blue ones the best.",
+    "review_picture": "{disc} {name} · mistake {n} of {of} · turn {turn}\n{what}\n−{lost}: {why}",
+    "review_usage": "Review: /review — the last finished game here, /review 123 — game "
+    "No. 123. The list of games: /history",
+    "review_none": "No finished game to review here yet. Start one: /new",
+    "review_not_here": "Game No. {game} is not among this chat's games or yours.",
+    "history_title": "🗂 <b>Recent games</b>{whose}",
+    "history_mine": " — yours",
+    "history_line": "{n}. No. {game} · {variant} · {white} — {black} · {result} · {date}",
+    "history_result": "{winner} +{points}",
+    "history_none_result": "no result",
+    "history_empty": "No finished games yet. Start one: /new",
+    "history_hint": "Buttons: 🎞 replay, 📄 record, 🧑‍🏫 review.",
+    "stats_error": "Error rate ({variant}): {rate} — {label}, reviewed games: {games}",
+    "cmd_review": "Review the last game",
+    "cmd_history": "Recent games",
     "btn_why": "❓ Why?",
     "btn_position_id": "🆔 Position ID",
     "btn_hint": "💡 Hint",

@@ -20,6 +20,7 @@ TEXTS: dict[str, str] = {
         "/abandon — прекратить партию без результата (по согласию; админ группы — любую)\n"
         "/hint — подсказка (в игре с компьютером)\n"
         "/stats — ваша статистика, /top — рейтинг чата\n"
+        "/review — разбор последней партии, /history — последние партии\n"
         "/rules — правила и ответы на вопросы, /settings — правила чата\n"
         "/why 13/7 — почему этот ход можно или нельзя в вашей партии\n"
         "/lang ru|en — язык\n\n"
@@ -180,6 +181,39 @@ TEXTS: dict[str, str] = {
     "record_caption": "📄 Запись партии в формате .mat (Jellyfish / GNU Backgammon){note}.",
     "record_note_long": "; длинные нарды — та же разметка с пунктами длинных нард",
     "record_note_short": "",
+    "btn_review": "🧑‍🏫 Разбор",
+    "review_wait": "Разбираю партию: компьютер оценивает каждое решение…",
+    "review_running": "Разбор этой партии уже готовится — он придёт сюда.",
+    "review_failed": "Не удалось разобрать партию. Попробуйте ещё раз чуть позже.",
+    "game_not_over": "Разбор будет, когда партия закончится.",
+    "review_title": "🧑‍🏫 <b>Разбор партии</b>: {white} — {black}, {variant}",
+    "review_scale": "Ошибка — сколько очка в среднем теряет одно решение, ×1000: "
+    "до 5 — сильная игра, до 25 — средняя, больше — новичок.",
+    "review_player": "{disc} <b>{name}</b>: {rate} — {label} ({decisions})",
+    "review_no_decisions": "{disc} <b>{name}</b>: выбирать было не из чего — ни одного решения",
+    "review_clean": "   ошибок нет",
+    "review_line": "   {n}. ход {turn}, {what} ({lost}): {why}",
+    "review_play": "{dice}: {played}, лучше {best}",
+    "review_cube_double": "удвоение",
+    "review_cube_take": "принятие удвоения",
+    "review_cube_drop": "отказ от удвоения",
+    "review_incomplete": "Разобраны не все ходы: партия слишком длинная для отведённого времени.",
+    "review_pictures": "Картинки: оранжевые стрелки — ваш ход, синие пунктирные — лучший.",
+    "review_picture": "{disc} {name} · ошибка {n} из {of} · ход {turn}\n{what}\n−{lost}: {why}",
+    "review_usage": "Разбор: /review — последняя законченная партия здесь, "
+    "/review 123 — партия №123. Список партий: /history",
+    "review_none": "Здесь ещё нет законченных партий для разбора. Начните: /new",
+    "review_not_here": "Партия №{game} не найдена среди партий этого чата и ваших.",
+    "history_title": "🗂 <b>Последние партии</b>{whose}",
+    "history_mine": " — ваши",
+    "history_line": "{n}. №{game} · {variant} · {white} — {black} · {result} · {date}",
+    "history_result": "{winner} +{points}",
+    "history_none_result": "без результата",
+    "history_empty": "Законченных партий пока нет. Начните: /new",
+    "history_hint": "Кнопки: 🎞 повтор, 📄 запись, 🧑‍🏫 разбор.",
+    "stats_error": "Ошибка ({variant}): {rate} — {label}, разобрано партий: {games}",
+    "cmd_review": "Разбор последней партии",
+    "cmd_history": "Последние партии",
     "btn_why": "❓ Почему?",
     "btn_position_id": "🆔 ID позиции",
     "btn_hint": "💡 Подсказка",

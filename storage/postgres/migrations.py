@@ -304,6 +304,29 @@ MIGRATIONS: tuple[Migration, ...] = (
         SQLITE_MIGRATIONS[8].description,
         (
             """
+            CREATE TABLE game_reviews (
+                game_id         BIGINT PRIMARY KEY
+                    REFERENCES games (game_id) ON DELETE CASCADE,
+                status          TEXT   NOT NULL CHECK (status IN ('running', 'done')),
+                owner           TEXT,
+                lease_until     BIGINT,
+                summary         TEXT,
+                white_decisions BIGINT NOT NULL DEFAULT 0 CHECK (white_decisions >= 0),
+                white_error     DOUBLE PRECISION NOT NULL DEFAULT 0 CHECK (white_error >= 0),
+                black_decisions BIGINT NOT NULL DEFAULT 0 CHECK (black_decisions >= 0),
+                black_error     DOUBLE PRECISION NOT NULL DEFAULT 0 CHECK (black_error >= 0),
+                created_at      BIGINT NOT NULL,
+                updated_at      BIGINT NOT NULL,
+                CHECK (status = 'running' OR summary IS NOT NULL)
+            )
+            """,
+        ),
+    ),
+    Migration(
+        10,
+        SQLITE_MIGRATIONS[9].description,
+        (
+            """
             CREATE TABLE player_settings (
                 user_id    BIGINT  PRIMARY KEY REFERENCES users (user_id),
                 picker_way TEXT    NOT NULL CHECK (picker_way IN ('steps', 'plays')),

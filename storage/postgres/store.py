@@ -24,7 +24,7 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 import asyncpg
 
 from storage.errors import ConstraintError, DatabaseError, StorageError
-from storage.postgres import clocks, dice, writes
+from storage.postgres import clocks, dice, reviews, writes
 from storage.postgres.migrations import check_openable, migrate
 from storage.postgres.placeholders import numbered
 from storage.repository import Clock, SqlRepository
@@ -67,6 +67,7 @@ class PostgresStorage(SqlRepository):
     _tx = writes
     _tx_clocks = clocks
     _tx_dice = dice
+    _tx_reviews = reviews
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock | None = None) -> None:
         self._pool = pool

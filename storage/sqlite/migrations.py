@@ -343,6 +343,32 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         9,
+        "game reviews: the computer's judgement of a finished game, and its error totals",
+        (
+            # One row per reviewed game: 'running' while a worker holds the lease, then
+            # 'done' with the summary (opaque JSON of the game layer) and per-colour totals
+            # that /stats adds up.
+            """
+            CREATE TABLE game_reviews (
+                game_id         INTEGER PRIMARY KEY
+                    REFERENCES games (game_id) ON DELETE CASCADE,
+                status          TEXT    NOT NULL CHECK (status IN ('running', 'done')),
+                owner           TEXT,
+                lease_until     INTEGER,
+                summary         TEXT,
+                white_decisions INTEGER NOT NULL DEFAULT 0 CHECK (white_decisions >= 0),
+                white_error     REAL    NOT NULL DEFAULT 0 CHECK (white_error >= 0),
+                black_decisions INTEGER NOT NULL DEFAULT 0 CHECK (black_decisions >= 0),
+                black_error     REAL    NOT NULL DEFAULT 0 CHECK (black_error >= 0),
+                created_at      INTEGER NOT NULL,
+                updated_at      INTEGER NOT NULL,
+                CHECK (status = 'running' OR summary IS NOT NULL)
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
+    Migration(
+        10,
         "players' settings: how the move picker opens (whole plays or step by step)",
         (
             """

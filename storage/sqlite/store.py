@@ -17,7 +17,7 @@ from typing import Any, Self
 
 from storage.repository import Clock, SqlRepository
 from storage.settings import database_path
-from storage.sqlite import clocks, dice, writes
+from storage.sqlite import clocks, dice, reviews, writes
 from storage.sqlite.connections import (
     DEFAULT_BUSY_TIMEOUT_MS,
     DEFAULT_SYNCHRONOUS,
@@ -36,6 +36,7 @@ class SqliteStorage(SqlRepository):
     _tx = writes
     _tx_clocks = clocks
     _tx_dice = dice
+    _tx_reviews = reviews
 
     def __init__(self, pool: ConnectionPool, clock: Clock | None = None) -> None:
         self._pool = pool

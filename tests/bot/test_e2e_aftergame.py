@@ -13,9 +13,41 @@ from PIL import Image
 from bot.texts import t
 from engine import Match
 from engine.game import Event, EventKind
-from tests.bot.harness import active_match, current_board, running_bot, tap_and_wait, type_and_wait
+from tests.bot.harness import (
+    Running,
+    active_match,
+    current_board,
+    running_bot,
+    tap_and_wait,
+    type_and_wait,
+)
 from tests.bot.test_e2e_games import drive_game
-from tests.fake_telegram import FakeTelegram
+from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser
+
+
+async def finish_a_game_against_the_computer(
+    tg: FakeTelegram, run: Running, user: FakeUser, chat: FakeChat, seed: int = 4
+) -> int:
+    """A short game against the easy computer from `/new` to its end, the user playing
+    random legal plays; the game's id."""
+    await tg.wait_idle()
+    await type_and_wait(tg, chat, user, "/new")
+    menu = tg.last_bot_message(chat)
+    await tap_and_wait(
+        tg,
+        chat,
+        menu.message_id,
+        user,
+        menu.button_by_label("🤖 Компьютер · короткие")["callback_data"],
+    )
+    mark = tg.mark()
+    await tg.tap_button(chat, user, "Лёгкий")
+    await tg.wait_for("sendPhoto", chat_id=chat, since=mark, timeout=30)
+    await tg.wait_idle(quiet=0.1)
+    snap = await active_match(run.app, chat.id, user.id)
+    rng = random.Random(seed)
+    await drive_game(tg, run.app, {user.id: chat}, {user.id: user}, game_chat=chat.id, rng=rng)
+    return snap.game_id
 
 
 async def test_replay_and_record_of_a_finished_game_against_the_computer(tmp_path: Path) -> None:
@@ -23,25 +55,7 @@ async def test_replay_and_record_of_a_finished_game_against_the_computer(tmp_pat
         vera = tg.user(501, "Вера")
         chat = tg.private_chat(vera)
         async with running_bot(tg, tmp_path / "bot.sqlite3", seed=21) as run:
-            await tg.wait_idle()
-            await type_and_wait(tg, chat, vera, "/new")
-            menu = tg.last_bot_message(chat)
-            await tap_and_wait(
-                tg,
-                chat,
-                menu.message_id,
-                vera,
-                menu.button_by_label("🤖 Компьютер · короткие")["callback_data"],
-            )
-            mark = tg.mark()
-            await tg.tap_button(chat, vera, "Лёгкий")
-            await tg.wait_for("sendPhoto", chat_id=chat, since=mark, timeout=30)
-            await tg.wait_idle(quiet=0.1)
-            snap = await active_match(run.app, chat.id, vera.id)
-            game_id = snap.game_id
-            await drive_game(
-                tg, run.app, {501: chat}, {501: vera}, game_chat=chat.id, rng=random.Random(4)
-            )
+            game_id = await finish_a_game_against_the_computer(tg, run, vera, chat)
             final = current_board(tg, chat)
             labels = [label for row in final.button_labels() for label in row]
             assert t("ru", "btn_replay") in labels and t("ru", "btn_record") in labels

@@ -159,6 +159,7 @@ async def test_empty_file_is_migrated_to_latest(tmp_path: Path, how: str) -> Non
         "game_clocks",
         "game_offers",
         "inline_messages_lost",
+        "game_reviews",
         "schema_version",
     } <= tables
 
@@ -197,6 +198,8 @@ async def test_upgrade_from_every_earlier_version_keeps_data(tmp_path: Path, sta
                     backfilled.abandon_at == backfilled.next_due_at == from_us(US) + timedelta(30)
                 )
             assert game.inline_message_id is None  # column added by migration 8
+            # migration 9: reviews start empty
+            assert await store.get_review(1) is None
             assert game.dice_seed_id == (3 if start >= 5 else None)
             # the upgraded database keeps working: the next move continues the log
             saved = await store.save_game(1, 4, '{"new":true}')

@@ -1,4 +1,4 @@
-"""Players' settings in storage (migration 9): how a player's move picker opens, kept across
+"""Players' settings in storage (migration 10): how a player's move picker opens, kept across
 restarts, checked by the schema as well as by the repository, on both backends."""
 
 from __future__ import annotations

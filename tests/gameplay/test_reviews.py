@@ -1,0 +1,149 @@
+"""Reviews as the bot gets them (gameplay.reviews): computed in a worker process and equal to
+the review computed directly, stored as a summary that reads back the same; requested twice
+at once in one process, computed once; requested by two processes, computed by one while the
+other waits and sends nothing; refused for a game still being played; a failed computation
+gives its claim back."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from pathlib import Path
+
+import pytest
+
+import storage
+from ai.review import review_game
+from engine import Match, Side
+from gameplay import Refusal, Refused
+from gameplay.reviews import Review, Reviews, ReviewStart, summarize
+from tests.matches import play_match
+
+GROUP = -100500
+
+
+def _threads() -> concurrent.futures.Executor:
+    return concurrent.futures.ThreadPoolExecutor(max_workers=1)
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    s = await storage.SqliteStorage.open(tmp_path / "reviews.sqlite3")
+    await s.upsert_user(1, "Alice")
+    await s.upsert_user(2, "Bob")
+    await s.upsert_chat(GROUP, "supergroup")
+    yield s
+    await s.close()
+
+
+async def _finished(store: storage.Storage, seed: int, variant: str = "short") -> tuple[int, Match]:
+    states: list[str] = []
+    play_match(variant, 1, seed, states=states, double_rate=0.1)
+    match = Match.from_json(states[0])
+    row = await store.create_game(
+        storage.NewGame(variant, GROUP, 1, 2, states[0], options=match.options.to_dict())
+    )
+    result = match.current.result
+    assert result is not None
+    winner = storage.Colour(result.winner.label)
+    await store.finish_game(row.game_id, 1, states[0], storage.GameResult(winner, "oin", 1))
+    return row.game_id, match
+
+
+async def test_a_review_from_the_worker_process_is_the_direct_review(store) -> None:
+    game_id, match = await _finished(store, seed=2)
+    reviews = Reviews(store)
+    try:
+        start, task = reviews.request(game_id)
+        again, same = reviews.request(game_id)
+        assert (start, again) == (ReviewStart.NEW, ReviewStart.RUNNING) and same is task
+        review = await task
+    finally:
+        await reviews.close()
+    game = match.current
+    direct = summarize(game_id, review_game(game.history, "short", match.options))
+    assert review == direct
+    assert Review.from_json(game_id, review.to_json()) == review
+    assert reviews.computed == 1 and len(reviews.cpu_seconds) == 1
+    row = await store.get_review(game_id)
+    assert row is not None and row.done
+    white = review.players[Side.WHITE]
+    assert (row.white_decisions, row.white_error) == (white.decisions, white.total_error)
+    assert any(review.players[s].mistakes for s in Side)
+
+
+async def test_a_stored_review_is_not_computed_again(store) -> None:
+    game_id, _ = await _finished(store, seed=3)
+    first = Reviews(store, executor_factory=_threads)
+    try:
+        computed = await first.request(game_id)[1]
+    finally:
+        await first.close()
+    second = Reviews(store, executor_factory=_threads)
+    try:
+        assert await second.request(game_id)[1] == computed
+        assert second.computed == 0
+    finally:
+        await second.close()
+
+
+async def test_two_processes_compute_one_review_and_only_its_own_sends_it(store) -> None:
+    game_id, _ = await _finished(store, seed=4)
+    here, there = (
+        Reviews(store, executor_factory=_threads),
+        Reviews(store, executor_factory=_threads),
+    )
+    try:
+        _, mine = here.request(game_id)
+        while await store.get_review(game_id) is None:  # this one claims first
+            await asyncio.sleep(0.01)
+        _, theirs = there.request(game_id)
+        results = await asyncio.gather(mine, theirs)
+    finally:
+        await here.close()
+        await there.close()
+    assert results[0] is not None and results[1] is None
+    assert (here.computed, there.computed) == (1, 0)
+
+
+async def test_a_game_still_being_played_is_not_reviewed(store) -> None:
+    match = Match("short", 1)
+    row = await store.create_game(storage.NewGame("short", GROUP, 1, 2, match.to_json()))
+    reviews = Reviews(store, executor_factory=_threads)
+    try:
+        with pytest.raises(Refused) as refused:
+            await reviews.request(row.game_id)[1]
+        assert refused.value.refusal is Refusal.GAME_NOT_OVER
+        with pytest.raises(Refused) as refused:
+            await reviews.request(999_999)[1]
+        assert refused.value.refusal is Refusal.GAME_NOT_FOUND
+    finally:
+        await reviews.close()
+    assert await store.get_review(row.game_id) is None
+
+
+async def test_a_failed_review_gives_its_claim_back(store) -> None:
+    row = await store.create_game(storage.NewGame("short", GROUP, 1, 2, '{"not": "a match"}'))
+    await store.finish_game(
+        row.game_id, 1, '{"not": "a match"}', storage.GameResult("white", "oin", 1)
+    )
+    reviews = Reviews(store, executor_factory=_threads)
+    try:
+        with pytest.raises(Exception):  # noqa: B017 - whatever the engine raises for it
+            await reviews.request(row.game_id)[1]
+    finally:
+        await reviews.close()
+    assert await store.get_review(row.game_id) is None
+
+
+async def test_closing_in_the_middle_of_a_review_gives_its_claim_back(store) -> None:
+    """A bot stopping while it reviews leaves no claim behind: asked again after the
+    restart, the review starts at once instead of waiting for the lease."""
+    game_id, _ = await _finished(store, seed=5)
+    reviews = Reviews(store)
+    _, task = reviews.request(game_id)
+    while await store.get_review(game_id) is None:
+        await asyncio.sleep(0.01)
+    await reviews.close()
+    assert task.cancelled()
+    assert await store.get_review(game_id) is None
