@@ -31,6 +31,7 @@ from bot.clock_events import ClockNotices
 from bot.config import Settings
 from bot.drawing import Painter
 from bot.handlers import routers
+from bot.inline_boards import InlineBoards
 from bot.languages import Languages
 from bot.middlewares import Claim, Context, GameTap, Updates
 from bot.outbox import Outbox
@@ -40,6 +41,7 @@ from bot.showing import Shows
 from bot.texts import DEFAULT_LANG, LANGS, t
 from gameplay import ComputerPlayers, GameService, Lobby
 from gameplay.archive import Archive
+from gameplay.inline import InlineChallenges
 from gameplay.reviews import Reviews
 from gameplay.scheduler import ClockScheduler, SystemTime, TimeSource
 from teacher import default_matcher
@@ -143,6 +145,7 @@ def make_dispatcher(
         langs=langs,
         outbox=shows.outbox,
         settings=settings,
+        challenges=InlineChallenges(lobby),
         archive=Archive(games.store),
         reviews=reviews or Reviews(games.store),
     )
@@ -215,7 +218,10 @@ async def build(
     langs = Languages(games.players, games.chats)
     painter = Painter(settings.render_processes)
     await painter.start()
-    shows = Shows(Boards(bot, store, outbox, painter), games, langs, pickers=settings.group_picker)
+    inline = InlineBoards(bot, outbox, painter, media_chat_id=settings.media_chat_id)
+    shows = Shows(
+        Boards(bot, store, outbox, painter), games, langs, inline, pickers=settings.group_picker
+    )
     reviews = Reviews(store)
     dp = make_dispatcher(games, lobby, shows, langs, settings, reviews)
     answered = AnsweredQueries()
@@ -252,6 +258,20 @@ async def register_commands(bot: Bot) -> None:
     await bot.set_my_commands(commands, scope=BotCommandScopeDefault())
 
 
+async def check_inline_mode(bot: Bot) -> bool:
+    """Say in the log, with the BotFather steps, when inline mode is off (challenges typed as
+    ``@bot`` in any chat then do nothing); True when it is on."""
+    me = await bot.me()
+    if not me.supports_inline_queries:
+        log.warning(
+            "inline mode is off: @%s cannot be challenged from other chats. Turn it on in "
+            "@BotFather: /setinline, choose the bot, send a placeholder such as 'game'; and "
+            "/setinlinefeedback -> Enabled (100%%) so posted challenges are never reused",
+            me.username,
+        )
+    return bool(me.supports_inline_queries)
+
+
 def settle_memory() -> None:
     """Put everything alive at start-up out of the garbage collector's reach.
 
@@ -279,6 +299,7 @@ async def run(settings: Settings) -> None:
     app = await build(settings)
     try:
         await register_commands(app.bot)
+        await check_inline_mode(app.bot)
         await asyncio.to_thread(default_matcher)  # the rules matcher's index, ~0.15 s, once
         settle_memory()
         keeper = asyncio.create_task(housekeeping(app))

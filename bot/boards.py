@@ -44,15 +44,17 @@ GONE = (
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A chat (and forum topic) where a game is shown."""
+    """A chat (and forum topic) where a game is shown, or an inline-mode message
+    (``inline_id``; ``chat_id`` is then 0: the bot may not know that chat)."""
 
     chat_id: int
     thread_id: int = 0
+    inline_id: str | None = None
 
     @property
     def private(self) -> bool:
         """Telegram's convention: a private chat has its user's (positive) id."""
-        return self.chat_id > 0
+        return self.inline_id is None and self.chat_id > 0
 
 
 @dataclass(frozen=True, slots=True)

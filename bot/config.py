@@ -46,6 +46,10 @@ class Settings(BaseSettings):
     # Groups play through private pickers (ephemeral messages, Bot API 10.3); off for a Bot
     # API server without them: the buttons are then on the shared board, as before.
     group_picker: bool = Field(True, alias="GROUP_PICKER")
+    # Where board pictures for inline-mode games are uploaded (Telegram takes no upload into
+    # an inline message): a private channel or group the bot may post in. Empty: a player's
+    # private chat with the bot (the upload is deleted there at once).
+    media_chat_id: int | None = Field(None, alias="MEDIA_CHAT_ID")
     #: A game nobody acts in for this many days is closed as abandoned (no rating change).
     abandon_after_days: int = Field(30, alias="ABANDON_AFTER_DAYS", ge=1, le=3650)
 
@@ -54,7 +58,9 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("telegram_api_base", "webhook_url", "database_url", mode="before")
+    @field_validator(
+        "telegram_api_base", "webhook_url", "database_url", "media_chat_id", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():

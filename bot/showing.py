@@ -15,6 +15,10 @@ gets a new one, and after that (or when Telegram refuses it) the turn falls back
 buttons on the shared board, as before pickers. Which picker is open and which turn fell
 back are kept in memory only: after a restart an open picker still works (its buttons name
 the game and its version) and a lost one is simply opened again.
+
+A game accepted from an inline-mode card is shown in that message (:mod:`bot.inline_boards`)
+and nowhere else. If the bot can no longer edit it (deleted, too old), the game goes on in both
+players' private chats, and they are told so once.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.boards import Board, Boards, ChatGone, Picker, PickerFailed, Target
+from bot.inline_boards import InlineBoards, InlineLost
 from bot.languages import Languages
 from bot.outbox import Outbox
 from bot.presenter import ChatView, board_view, mention, short_name
@@ -61,11 +66,18 @@ class Shows:
     """Publishes snapshots of games (through :class:`~bot.boards.Boards`)."""
 
     def __init__(
-        self, boards: Boards, games: GameService, langs: Languages, *, pickers: bool = True
+        self,
+        boards: Boards,
+        games: GameService,
+        langs: Languages,
+        inline: InlineBoards | None = None,
+        *,
+        pickers: bool = True,
     ) -> None:
         self.boards = boards
         self.games = games
         self.langs = langs
+        self.inline = inline or InlineBoards(boards.bot, boards.outbox, boards.painter)
         #: Whether groups play through private pickers (off: the buttons on the shared board).
         self.pickers = pickers
         self._open: Recent[int, OpenPicker] = Recent(4096)  # game -> its open picker
@@ -80,6 +92,8 @@ class Shows:
     def initial_targets(self, snap: Snapshot) -> list[Target]:
         """Where a new game is shown: its group, or each human player's private chat."""
         row = snap.row
+        if row.inline_message_id is not None:
+            return [Target(0, inline_id=row.inline_message_id)]
         if not Target(row.chat_id).private:
             return [Target(row.chat_id, row.thread_id)]
         return [Target(uid) for uid in snap.user_ids.values() if uid is not None]
@@ -87,23 +101,25 @@ class Shows:
     def public(self, snap: Snapshot, target: Target) -> bool:
         """Whether ``target`` shows the shared board of a picker game: a group's, when
         pickers are on and this turn did not fall back to buttons on the board."""
-        if target.private or not self.pickers:
+        if target.private or target.inline_id is not None or not self.pickers:
             return False
         return self._fallback.get(snap.game_id) != turn_of(snap)
 
     async def board(self, snap: Snapshot, target: Target, pick: int | None = None) -> Board:
-        """The board ``target`` sees: its language, its owner's side and buttons."""
-        lang = await self.langs.of_chat(target.chat_id)
+        """The board ``target`` sees: its language, its owner's side and buttons (an inline
+        message speaks the language of the challenge's sender, whose card it was)."""
+        inline = target.inline_id is not None
+        lang = await self.langs.of_chat(snap.row.chat_id if inline else target.chat_id)
         if self.public(snap, target):
             view = ChatView(lang=lang, public=True, side=PUBLIC_SIDE)
         elif target.private:
             way = await self.games.players.picker_way(target.chat_id)
             view = ChatView(lang=lang, owner_user_id=target.chat_id, pick=pick, way=way)
-        else:  # a group's board with the mover's buttons on it
+        else:  # a group's (or an inline message's) board with the mover's buttons on it
             seat = snap.game.seat_to_act
             mover = snap.user_ids.get(seat) if seat is not None else None
             way = await self.games.players.picker_way(mover) if mover else PickerWay.STEPS
-            view = ChatView(lang=lang, pick=pick, way=way)
+            view = ChatView(lang=lang, pick=pick, way=way, inline=inline)
         bv = board_view(snap, view)
         return Board(bv.caption, bv.keyboard, bv.position, bv.options)
 
@@ -135,8 +151,12 @@ class Shows:
                 )
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
+        inline = await self.inline_target(snap)
+        if inline is not None:
+            await self._send(snap, inline)
         if snap.next_game is not None:
-            await self.show_new(snap.next_game, [t for t, _ in targets] or None)
+            shown = [t for t, _ in targets] + ([inline] if inline is not None else [])
+            await self.show_new(snap.next_game, shown or None)
             return
         await self.notify(snap, actor_user_id=actor_user_id)
 
@@ -146,6 +166,9 @@ class Shows:
         """Show the destinations of a tapped point (or go back) on one board: the picture
         marks the chosen checker and where it can go (issue #18 item 11)."""
         board = await self.board(snap, target, point)
+        if target.inline_id is not None:
+            await self._edit_inline(snap, target.inline_id, board, picture=False)
+            return
         try:
             await self.boards.edit(snap.game_id, target, message_id, board)
         except ChatGone as gone:
@@ -162,16 +185,66 @@ class Shows:
                 await self.boards.edit(snap.game_id, target, message_id, board, picture=False)
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
+        inline = await self.inline_target(snap)
+        if inline is not None and inline.inline_id is not None:
+            board = await self.board(snap, inline)
+            await self._edit_inline(snap, inline.inline_id, board, picture=False)
 
     async def resend(self, snap: Snapshot, target: Target) -> None:
         """/board: a fresh board message in this chat (the old one is forgotten)."""
         await self._send(snap, target)
 
     async def _send(self, snap: Snapshot, target: Target) -> None:
+        if target.inline_id is not None:  # an inline message can only be edited
+            if await self.games.inline_lost(target.inline_id):
+                await self.inline_gone(snap)
+                return
+            board = await self.board(snap, target)
+            await self._edit_inline(snap, target.inline_id, board, picture=True)
+            return
         try:
             await self.boards.send(snap.game_id, target, await self.board(snap, target))
         except ChatGone as gone:
             await self.blocked(snap, gone.target)
+
+    # ---- inline messages ----------------------------------------------------------------
+
+    async def inline_target(self, snap: Snapshot) -> Target | None:
+        """The game's inline message, while the bot can still edit it."""
+        inline_id = snap.row.inline_message_id
+        if inline_id is None or await self.games.inline_lost(inline_id):
+            return None
+        return Target(0, inline_id=inline_id)
+
+    async def _edit_inline(
+        self, snap: Snapshot, inline_id: str, board: Board, *, picture: bool
+    ) -> None:
+        # The player to move first: the one most likely to have just used the bot's chat.
+        seat = snap.game.seat_to_act
+        people = [uid for uid in snap.user_ids.values() if uid is not None]
+        mover = snap.user_ids.get(seat) if seat is not None else None
+        uploaders = sorted(people, key=lambda uid: uid != mover)
+        try:
+            await self.inline.edit(inline_id, board, uploaders, picture=picture)
+        except InlineLost:
+            await self.inline_gone(snap)
+
+    async def inline_gone(self, snap: Snapshot) -> None:
+        """The inline message can no longer be edited: go on in both players' private chats,
+        telling them so the first time this is noticed."""
+        inline_id = snap.row.inline_message_id
+        if inline_id is None:
+            return
+        first = await self.games.lose_inline(inline_id)
+        log.info("inline message of game %s is gone; going on in private", snap.game_id)
+        shown = {t.chat_id for t, _ in await self.boards.targets(snap.game_id)}
+        for uid in snap.user_ids.values():
+            if uid is None or uid in shown:
+                continue
+            if first:
+                lang = await self.langs.of_chat(uid)
+                await self.boards.tell(uid, t(lang, "inline_lost"))
+            await self._send(snap, Target(uid))
 
     async def board_message(self, snap: Snapshot, chat_id: int) -> int | None:
         return await self.boards.board_in(snap.game_id, chat_id)
@@ -187,7 +260,10 @@ class Shows:
         if uid is None or uid == actor_user_id:
             return
         await self.tell_player(
-            snap, uid, lambda lang, _: (t(lang, "notify_turn", name=mention(snap, seat)), None)
+            snap,
+            uid,
+            lambda lang, _: (t(lang, "notify_turn", name=mention(snap, seat)), None),
+            inline_private=False,  # the inline message itself shows whose turn it is
         )
 
     async def tell_player(
@@ -195,11 +271,24 @@ class Shows:
         snap: Snapshot,
         user_id: int,
         words: Callable[[str, Target], tuple[str, InlineKeyboardMarkup | None]],
+        *,
+        inline_private: bool = True,
     ) -> None:
         """A notice for one player under the game's board, replacing the game's previous
         notice there: in the group (the text mentions them) or in their own private chat.
-        ``words(lang, target)`` gives the text and buttons in that chat's language."""
-        for target, board_id in await self.boards.targets(snap.game_id):
+        ``words(lang, target)`` gives the text and buttons in that chat's language.
+
+        A game in an inline message has no board in a chat where the bot may post: with
+        ``inline_private`` the player is told in their private chat with the bot instead (if
+        they started it) — a move clock's reminder or timeout."""
+        targets: list[tuple[Target, int | None]] = list(await self.boards.targets(snap.game_id))
+        if (
+            inline_private
+            and snap.row.inline_message_id is not None
+            and all(t.chat_id != user_id for t, _ in targets)
+        ):
+            targets.append((Target(user_id), None))
+        for target, board_id in targets:
             if target.private and target.chat_id != user_id:
                 continue
             lang = await self.langs.of_chat(target.chat_id)
@@ -209,6 +298,9 @@ class Shows:
                     snap.game_id, snap.version, target, text, board_id, reply_markup=markup
                 )
             except ChatGone as gone:
+                if board_id is None:  # the inline game's player never started the bot
+                    log.info("cannot tell player %s of game %s", user_id, snap.game_id)
+                    continue
                 await self.blocked(snap, gone.target)
 
     # ---- private pickers (groups) -----------------------------------------------------------

@@ -27,11 +27,15 @@ class Actor:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where something is asked: a chat, its forum topic (0 outside topics) and its kind."""
+    """Where something is asked: a chat, its forum topic (0 outside topics) and its kind.
+
+    A game played in an inline-mode message has that message's id here; its ``chat_id`` is
+    the inviter's private chat (the bot may not be in the chat where the message is)."""
 
     chat_id: int
     thread_id: int = 0
     kind: ChatKind = ChatKind.GROUP
+    inline_message_id: str | None = None
 
     @property
     def private(self) -> bool:

@@ -52,12 +52,14 @@ class Lobby:
         match_length: int = 1,
         options: Options | None = None,
         invitee: Actor | None = None,
+        invitee_username: str | None = None,
         client_seed: str | None = None,
         move_clock: MoveClock | None = None,
     ) -> storage.Invitation:
         """An invitation to a game here: in a group the game is played in the group (and
         ``invitee``, when given, is the only one who may accept); from a private chat it is
-        a link, and the game is shown in each player's private chat.
+        a link, and the game is shown in each player's private chat (or, accepted from an
+        inline-mode card, in that message; ``invitee_username`` then names who may accept).
 
         It commits to the game's dice seed now, before anyone joins (docs/fairness.md);
         ``client_seed`` is the inviter's contribution, from the update that invited.
@@ -81,19 +83,30 @@ class Lobby:
                 match_length=match_length,
                 options={**(options or Options()).to_dict(), clocks.OPTION_KEY: str(move_clock)},
                 dice_seed_id=seed.seed_id,
+                invitee_username=invitee_username,
             )
         )
 
-    async def accept(self, token: str, actor: Actor, *, client_seed: str | None = None) -> Snapshot:
+    async def accept(
+        self,
+        token: str,
+        actor: Actor,
+        *,
+        client_seed: str | None = None,
+        inline_message_id: str | None = None,
+    ) -> Snapshot:
         """Accept: seat both players (the inviter is seat 0), add the acceptor's
-        ``client_seed`` to the invitation's dice seed, roll the lot, create the game."""
+        ``client_seed`` to the invitation's dice seed, roll the lot, create the game — in
+        the inline-mode message ``inline_message_id`` when it was accepted there."""
         lock = self._accepting.get(token)
         if lock is None:
             lock = self._accepting[token] = asyncio.Lock()
         async with lock:
-            return await self._accept(token, actor, client_seed)
+            return await self._accept(token, actor, client_seed, inline_message_id)
 
-    async def _accept(self, token: str, actor: Actor, client_seed: str | None) -> Snapshot:
+    async def _accept(
+        self, token: str, actor: Actor, client_seed: str | None, inline_message_id: str | None
+    ) -> Snapshot:
         try:
             inv = await self.store.get_invitation(token)
         except storage.NotFoundError:
@@ -102,6 +115,11 @@ class Lobby:
             raise Refused(Refusal.INVITE_OWN)
         if inv.state is not storage.InvitationState.PENDING:
             raise Refused(Refusal.INVITE_CLOSED)
+        named = inv.invitee_username
+        if named is not None and (actor.username or "").casefold() != named.casefold():
+            raise Refused(Refusal.INVITE_NOT_FOR_YOU)
+        if inline_message_id is not None and inv.chat_id is not None:
+            raise Refused(Refusal.INVITE_UNKNOWN)  # a group's lobby is not an inline card
         await self.games.players.seen(actor)
         engine_options, move_clock = clocks.split_options(inv.options)
         if move_clock is None:  # an invitation from before move clocks
@@ -111,8 +129,8 @@ class Lobby:
         )
         if inv.chat_id is not None:
             place = Place(inv.chat_id, inv.thread_id, ChatKind.GROUP)
-        else:  # a link: the game lives in the inviter's private chat
-            place = Place(inv.inviter_id, 0, ChatKind.PRIVATE)
+        else:  # a link or an inline card: the game's home is the inviter's private chat
+            place = Place(inv.inviter_id, 0, ChatKind.PRIVATE, inline_message_id)
             await self.games.chats.seen(inv.inviter_id, storage.ChatType.PRIVATE)
         seats: dict[int, int | None] = {0: inv.inviter_id, 1: actor.user_id}
         try:

@@ -64,6 +64,7 @@ from gameplay.computer import ComputerPlayers
 from gameplay.people import Chats, Players
 from gameplay.refusals import Refusal, Refused
 from gameplay.snapshot import Snapshot, seat_users
+from storage.recent import Recent
 
 log = logging.getLogger(__name__)
 
@@ -206,6 +207,7 @@ class GameService:
         self.players = players or Players(store)
         self.chats = chats or Chats(store)
         self.cache = GameCache(cache_size)
+        self._inline_lost: Recent[str, bool] = Recent(cache_size)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -310,6 +312,29 @@ class GameService:
             raise Refused(Refusal.NOT_YOUR_TURN)
         return seat
 
+    async def find_inline(self, inline_message_id: str) -> Snapshot | None:
+        """The game played in an inline message (the newest of its match), if any."""
+        row = await self.store.find_game_by_inline_message(inline_message_id)
+        return None if row is None else await self.snapshot(row)
+
+    async def inline_lost(self, inline_message_id: str) -> bool:
+        """Whether the bot can no longer edit this inline message (read once, then kept)."""
+        known = self._inline_lost.get(inline_message_id)
+        if known is None:
+            known = await self.store.inline_message_lost(inline_message_id)
+            self._inline_lost[inline_message_id] = known
+        return known
+
+    async def lose_inline(self, inline_message_id: str) -> bool:
+        """Record that the inline message is lost; True the first time (tell the players)."""
+        self._inline_lost[inline_message_id] = True
+        return await self.store.mark_inline_message_lost(inline_message_id)
+
+    async def inline_games(self, user_id: int, limit: int = 10) -> list[Snapshot]:
+        """The person's active games that live in inline messages, newest first."""
+        rows = await self.store.list_user_games(user_id, status=storage.GameStatus.ACTIVE, limit=50)
+        return [await self.snapshot(r) for r in rows if r.inline_message_id is not None][:limit]
+
     async def find_for_chat(self, place: Place, user_id: int | None) -> Snapshot | None:
         """The active game shown here (a private chat: the user's game shown in it)."""
         row = await self.store.get_active_game(place.chat_id, place.thread_id)
@@ -317,6 +342,8 @@ class GameService:
             candidates = await self.store.list_user_games(
                 user_id, status=storage.GameStatus.ACTIVE, limit=20
             )
+            # A game of an inline message shown here (/board) comes after the chat's own.
+            candidates.sort(key=lambda g: g.inline_message_id is not None)
             for cand in candidates:
                 messages = await self.store.get_game_messages(cand.game_id)
                 if any(m.chat_id == place.chat_id for m in messages):
@@ -789,8 +816,7 @@ class GameService:
     def _new_row(
         self,
         match: Match,
-        chat_id: int,
-        thread_id: int,
+        place: Place,
         seats: dict[int, int | None],
         ai_level: str | None,
         seed_id: int | None,
@@ -801,8 +827,8 @@ class GameService:
         options = {**match.options.to_dict(), clocks.OPTION_KEY: str(move_clock)}
         return storage.NewGame(
             variant=match.variant_name,
-            chat_id=chat_id,
-            thread_id=thread_id,
+            chat_id=place.chat_id,
+            thread_id=place.thread_id,
             white_user_id=seats[game.seat_of(Side.WHITE)],
             black_user_id=seats[game.seat_of(Side.BLACK)],
             state=match.to_json(),
@@ -811,6 +837,7 @@ class GameService:
             ai_level=ai_level,
             dice_seed_id=seed_id,
             dice=fair_dice.drawn(dice) if dice is not None else None,
+            inline_message_id=place.inline_message_id,
             clock=self.clock_update(options, match, seats),
         )
 
@@ -840,9 +867,7 @@ class GameService:
                 await self.store.add_client_seed(seed_id, client_seed)
         dice = await fair_dice.dice_for(self.store, seed_id)
         await self._settle(match, seats, ai_level, dice)
-        new = self._new_row(
-            match, place.chat_id, place.thread_id, seats, ai_level, seed_id, dice, move_clock
-        )
+        new = self._new_row(match, place, seats, ai_level, seed_id, dice, move_clock)
         try:
             if invitation is None:
                 row = await self.store.create_game(new)
@@ -904,7 +929,7 @@ class GameService:
         """The next game of a match (M-15 … M-18) as a new stored game in the same chat."""
         nxt = match.copy()
         nxt.next_game()
-        place = Place(row.chat_id, row.thread_id)
+        place = Place(row.chat_id, row.thread_id, inline_message_id=row.inline_message_id)
         try:
             return await self.create(
                 nxt,

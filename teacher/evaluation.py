@@ -98,6 +98,27 @@ def evaluate(rows: Iterable[Row], matcher: Matcher | None = None) -> Figures:
     )
 
 
+def pooled(parts: Iterable[Figures]) -> Figures:
+    """Several evaluations added up, as if their sets were one (leave-one-set-out totals)."""
+    counts: dict[str, list[int]] = {}
+    off_total = off_dont_know = 0
+    misses: list[tuple[Row, tuple[str, ...]]] = []
+    for part in parts:
+        for lang, f in part.by_lang.items():
+            c = counts.setdefault(lang, [0, 0, 0, 0])
+            for i, n in enumerate((f.total, f.top1, f.top3, f.dont_know)):
+                c[i] += n
+        off_total += part.off_topic_total
+        off_dont_know += part.off_topic_dont_know
+        misses.extend(part.misses)
+    return Figures(
+        by_lang={lang: LangFigures(*c) for lang, c in sorted(counts.items())},
+        off_topic_total=off_total,
+        off_topic_dont_know=off_dont_know,
+        misses=tuple(misses),
+    )
+
+
 def report(figures: Figures) -> str:
     """The figures as the few lines the eval script prints."""
     lines = []

@@ -29,7 +29,7 @@ from teacher.text import Tokens, script_of, significant_words
 OFF_TOPIC = "none"
 """The class of questions that are not about the rules."""
 
-ALPHA = 0.1
+ALPHA = 0.05
 """Additive smoothing of the word counts (chosen on held-out sets, docs/knowledge.md)."""
 
 TEMPERATURE = 3.0
@@ -45,13 +45,19 @@ FORMAT_VERSION = 1
 
 
 def features(
-    tokens: Tokens, terms: Iterable[str], word_term: Callable[[str], str]
+    tokens: Tokens,
+    terms: Iterable[str],
+    word_term: Callable[[str], str],
+    other_reading: Callable[[str], str | None] | None = None,
 ) -> frozenset[str]:
     """What the model sees of a question: the index terms the matcher found (typos already
     corrected), each significant word's own term and its first letters, adjacent word pairs,
     numbers, dice and rule IDs.
 
-    ``word_term`` reads one word (a lemma's stem in Russian, a stem in English).
+    ``word_term`` reads one word (a lemma's stem in Russian, a stem in English);
+    ``other_reading``, if given, a second reading of it — a Latin word typed by a Russian
+    speaker read as transliteration («kak bit» → бить), so it meets the Cyrillic questions'
+    features (its English stem stays too).
     """
     out = {"t:" + term for term in terms}
     previous = ""
@@ -60,6 +66,11 @@ def features(
         out.add("w:" + term)
         if len(term) > PREFIX:
             out.add("p:" + term[:PREFIX])
+        alt = other_reading(word) if other_reading is not None else None
+        if alt:
+            out.add("w:" + alt)
+            if len(alt) > PREFIX:
+                out.add("p:" + alt[:PREFIX])
         if previous:
             out.add(f"b:{previous}_{term}")
         previous = term
@@ -68,6 +79,10 @@ def features(
         if dice[1] == dice[2]:
             out.add("double")
     out.update("r:" + rule_id for rule_id in tokens.rule_ids)
+    if tokens.moves:  # a written move: a question about a concrete play
+        out.add("move")
+        if len(tokens.moves) > 1:
+            out.add("moves")
     return frozenset(out)
 
 

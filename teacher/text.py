@@ -97,11 +97,13 @@ def fold_homoglyphs(word: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Tokens:
-    """A question split for matching: words, dice such as ``"d66"``, and cited rule IDs."""
+    """A question split for matching: words, dice such as ``"d66"``, cited rule IDs, and
+    written moves as ``"from/to"`` (``"24/18"``, ``"bar/20"``, ``"6/off"``)."""
 
     words: tuple[str, ...]
     dice: tuple[str, ...]
     rule_ids: tuple[str, ...]
+    moves: tuple[str, ...] = ()
 
 
 def dice_token(a: str, b: str) -> str:
@@ -151,6 +153,43 @@ _STONE_ROLL_RE = re.compile(
     r"(?<![а-яё])кам(?:ень|ня|ни|нем|не)\s+(?=[1-6]\s*(?:[-–—:xх]|\s)\s*[1-6](?![0-9]))",
     re.IGNORECASE,
 )
+# Die faces by their Persian / Turkic names, as players in the Caucasus and Central Asia call
+# a roll: «шеш-ду» is 6-2; «ду-» before a face is a double of it («ду-шеш» 6-6, «дубара»
+# 2-2), as are «хап-ек» (1-1) and a face with «гоша» («шеш-гоша»); also in Latin letters.
+# Only in pairs, where they cannot be ordinary words (шеш-беш alone is the game's old name).
+_FACE_NAMES = {
+    "1": "ек як йек yek yak",
+    "2": "ду дю du dy dyu бара bara",
+    "3": "се сэ si se",
+    "4": "чар чахар джахар char chahar cahar jahar",
+    "5": "пяндж пендж пенч беш penj panj pendzh besh",
+    "6": "шеш shesh",
+}
+_FACE = {name: digit for digit, names in _FACE_NAMES.items() for name in names.split()}
+_FACE_ALT = "|".join(sorted(_FACE, key=len, reverse=True))
+_DOUBLE_PREFIX = {"ду", "дю", "du", "dy", "dyu", "хап", "хэп", "hep", "hap"}
+_DOUBLE_NAME = r"(?:гош[аи]?|кош[аи]?|gosh[ae]?|kosh[ae]?)"
+_FACE_PAIR_RE = re.compile(
+    rf"(?<![\wа-яё])(?:({_FACE_ALT}|хап|хэп|hep|hap)\s*[-–— ]?\s*({_FACE_ALT})|"
+    rf"({_FACE_ALT})\s*[-–— ]\s*{_DOUBLE_NAME}|{_DOUBLE_NAME}\s*[-–— ]\s*({_FACE_ALT}))"
+    r"(?![\wа-яё])",
+    re.IGNORECASE,
+)
+
+
+def _face_pair(m: re.Match[str]) -> str:
+    """A roll named by face names, as digits («шеш-ду» → "6-2", «ду-шеш» → "6-6 куш")."""
+    a, b, double_a, double_b = (g.lower() if g else g for g in m.groups())
+    if a and b:
+        if {a, b} <= {"шеш", "беш", "shesh", "besh"} and a != b:
+            return m.group(0)  # шеш-беш: the game's name far more often than a roll
+        if a in _DOUBLE_PREFIX:
+            return f" {_FACE[b]}-{_FACE[b]} куш "
+        return f" {_FACE[a]}-{_FACE[b]} "
+    face = _FACE[double_a or double_b]
+    return f" {face}-{face} куш "
+
+
 _NUMBER_WORD_RE = re.compile(
     r"(?<![0-9a-zа-яё])(" + "|".join(_NUMBER_WORDS) + r")(?![0-9a-zа-яё])", re.IGNORECASE
 )
@@ -169,8 +208,11 @@ def tokenize(text: str) -> Tokens:
         for m in _RULE_RE.finditer(text)
     )
     text = _RULE_RE.sub(" ", text)
+    text = _SPOKEN_MOVE_RE.sub(_spoken_move, text)
     moved = _move_words(text)
+    moves = tuple(m.group(0).lower() for m in _MOVE_RE.finditer(text))
     text = _MOVE_RE.sub(" ", text)
+    text = _FACE_PAIR_RE.sub(_face_pair, text)
     text = _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     text = _DIE_FACE_RE.sub(lambda m: _DIE_FACES[m.group(1).lower().replace("ё", "е")], text)
     text = _STONE_ROLL_RE.sub("зар ", text)
@@ -182,6 +224,7 @@ def tokenize(text: str) -> Tokens:
         words=words + tuple(w for w in (*moved, *home) if w not in words),
         dice=dice,
         rule_ids=rule_ids,
+        moves=moves,
     )
 
 
@@ -212,6 +255,24 @@ _MOVE_RE = re.compile(
     r"(?<![\w/])(\d{1,2}|bar|бар)((?:/(?:\d{1,2}|off|выброс)\*?)+)(?:\(\d\))?(?![\w/])",
     re.IGNORECASE,
 )
+
+
+# A move told in words or with a dash: «с 24 на 18», «со 13 до 7», "from 13 to 7", «13-7»
+# (a dash between numbers is a roll when both can be dice, so only when the first cannot).
+_SPOKEN_MOVE_RE = re.compile(
+    r"(?<![\w/])(?:(?:с|со|from)\s+(\d{1,2})\s+(?:на|до|to)\s+(\d{1,2})|"
+    r"([7-9]|1\d|2[0-4])\s*[-–—]\s*(\d{1,2}))(?![\w/:])",
+    re.IGNORECASE,
+)
+
+
+def _spoken_move(m: re.Match[str]) -> str:
+    """«с 24 на 18» → "24/18", when the points can be a move (1–24, forwards)."""
+    src, dst = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    a, b = int(src), int(dst)
+    if not (1 <= b < a <= 24):
+        return m.group(0)
+    return f" {a}/{b} "
 
 
 def _move_words(text: str) -> tuple[str, ...]:

@@ -16,13 +16,15 @@ from teacher.evaluation import Row
 from teacher.learned import OFF_TOPIC, Counts, count
 from teacher.matcher import Matcher
 from teacher.model import Topic
+from teacher.offtopic import NEAR_DOMAIN_EN, NEAR_DOMAIN_RU
 from teacher.text import script_of
 from teacher.topics import TOPICS
 
 
 def keyword_rows(topics: Sequence[Topic] = TOPICS) -> list[Row]:
     """Each topic's (positive) keyword phrases, its two titles and the sentences of its two
-    bodies as labelled questions."""
+    bodies as labelled questions, and the off-topic neighbours' vocabulary (the bot, the app,
+    buying a board: ``teacher.offtopic``) as examples of the off-topic class."""
     rows: list[Row] = []
     for topic in topics:
         for text, weight in topic.keywords.weighted():
@@ -34,6 +36,8 @@ def keyword_rows(topics: Sequence[Topic] = TOPICS) -> list[Row]:
             for sentence in re.split(r"(?<=[.!?;:])\s+|\n+", topic.body.get(lang)):
                 if sentence.strip():
                     rows.append(Row(lang, topic.id, sentence))
+    rows += [Row("ru", OFF_TOPIC, phrase) for phrase in NEAR_DOMAIN_RU]
+    rows += [Row("en", OFF_TOPIC, phrase) for phrase in NEAR_DOMAIN_EN]
     return rows
 
 

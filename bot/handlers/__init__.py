@@ -16,6 +16,7 @@ def routers() -> list[Router]:
         common,
         dice,
         fallback,
+        inline,
         lobby,
         play,
         rules,
@@ -25,6 +26,7 @@ def routers() -> list[Router]:
 
     return [
         common.router(),
+        inline.router(),  # before lobby and play: their buttons on inline messages
         lobby.router(),
         play.router(),
         clock.router(),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from aiogram import Bot, F, Router
-from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.types import BufferedInputFile, CallbackQuery, InlineQuery, Message
 
 from bot import refusals
 from bot.callbacks import Act, GameCB
@@ -18,12 +18,18 @@ from gameplay import GameService, Refused
 from gameplay.service import NoDiceReport
 
 
-def client_seed_of(event: Message | CallbackQuery, update_id: int | None) -> str | None:
+def client_seed_of(
+    event: Message | CallbackQuery | InlineQuery, update_id: int | None
+) -> str | None:
     """The acting player's contribution to the dice: the numbers Telegram gave the update
     that offered or joined the game (the bot cannot choose them). None without an update
     (nothing to take them from)."""
     if update_id is None or event.from_user is None:
         return None
+    if isinstance(event, InlineQuery):  # an inline challenge: the query's own id
+        return telegram_client_seed(
+            user_id=event.from_user.id, update_id=update_id, date=0, callback_id=event.id
+        )
     if isinstance(event, CallbackQuery):
         board = event.message if isinstance(event.message, Message) else None
         return telegram_client_seed(

@@ -29,11 +29,11 @@ from gameplay.clocks import MoveClock
 from gameplay.service import LEVELS
 
 
-def _length_text(lang: str, n: int) -> str:
+def length_text(lang: str, n: int) -> str:
     return t(lang, "lobby_length", n=n) if n > 1 else ""
 
 
-def _rules_text(lang: str, variant: str, options: Options, move_clock: MoveClock) -> str:
+def rules_text(lang: str, variant: str, options: Options, move_clock: MoveClock) -> str:
     """The lobby's rules in force and its move clock, one line each."""
     rules = t(lang, "lobby_rules", rules=describe(lang, variant, options))
     return f"{rules}\n{t(lang, 'lobby_clock', clock=clock_name(lang, move_clock))}"
@@ -75,9 +75,10 @@ def with_commitment(lang: str, text: str, commitment: str | None) -> str:
 async def _active_game_message(
     message: Message, lang: str, actor: Actor, place: Place, games: GameService, shows: Shows
 ) -> bool:
-    """Say so (replying to its board) if this chat/topic already has a game; True if it has."""
+    """Say so (replying to its board) if this chat/topic already has a game; True if it has.
+    A game of an inline message whose board is also shown here does not hold the chat."""
     snap = await games.find_for_chat(place, actor.user_id)
-    if snap is None:
+    if snap is None or snap.row.inline_message_id is not None:
         return False
     board = await shows.board_message(snap, place.chat_id)
     await message.answer(
@@ -118,8 +119,8 @@ async def new_in_group(
         "lobby",
         inviter=h(actor.name),
         variant=t(lang, f"variant_{variant}"),
-        length=_length_text(lang, length),
-        rules=_rules_text(lang, variant, defaults.options, move_clock),
+        length=length_text(lang, length),
+        rules=rules_text(lang, variant, defaults.options, move_clock),
     )
     await message.answer(
         with_commitment(lang, text, commitment),
@@ -173,8 +174,8 @@ async def challenge(
         inviter=h(actor.name),
         invitee=invitee,
         variant=t(lang, f"variant_{variant}"),
-        length=_length_text(lang, length),
-        rules=_rules_text(lang, variant, defaults.options, move_clock),
+        length=length_text(lang, length),
+        rules=rules_text(lang, variant, defaults.options, move_clock),
     )
     await message.answer(
         with_commitment(lang, text, commitment),
@@ -312,8 +313,12 @@ async def private_invite(
         keyboard = with_copy_button(keyboard, lang, commitment)
     text = t(lang, "invite_link", link=link, hours=hours)
     text += "\n" + t(lang, "lobby_clock", clock=clock_name(lang, move_clock))
-    text = with_commitment(lang, text, commitment)
-    await message.edit_text(text, reply_markup=keyboard)
+    me = await bot.me()
+    if me.supports_inline_queries:
+        text += t(lang, "inline_hint", bot=me.username)
+    else:
+        text += t(lang, "inline_off")
+    await message.edit_text(with_commitment(lang, text, commitment), reply_markup=keyboard)
 
 
 async def private_computer(query: CallbackQuery, callback_data: NewGameCB, lang: str) -> None:

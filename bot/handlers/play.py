@@ -110,9 +110,14 @@ def picker_of(query: CallbackQuery) -> Picker | None:
     return None
 
 
-def _on_shared_board(query: CallbackQuery, place: Place, callback_data: GameCB) -> bool:
+def _on_shared_board(query: CallbackQuery, place: Place | None, callback_data: GameCB) -> bool:
     """A turn-entry button of a group's shared board: the turn is played on its buttons."""
-    return not place.private and picker_of(query) is None and callback_data.a in TURN_ENTRY
+    return (
+        place is not None
+        and not place.private
+        and picker_of(query) is None
+        and callback_data.a in TURN_ENTRY
+    )
 
 
 async def open_picker(
@@ -149,15 +154,18 @@ async def choose_way(
     callback_data: GameCB,
     lang: str,
     actor: Actor,
-    place: Place,
     snap: Snapshot,
     games: GameService,
     shows: Shows,
+    place: Place | None = None,
 ) -> None:
     """Whole plays or step by step: remembered for the player, the picker redrawn."""
     way = PickerWay.PLAYS if callback_data.s else PickerWay.STEPS
     await games.players.set_picker_way(actor.user_id, way)
     await query.answer()
+    if place is None:  # an inline message's board
+        await shows.pick(snap, Target(0, inline_id=query.inline_message_id), 0, None)
+        return
     target = Target(place.chat_id, place.thread_id)
     picker = picker_of(query)
     if picker is not None:
@@ -166,6 +174,18 @@ async def choose_way(
         if _on_shared_board(query, place, callback_data):
             shows.use_board_buttons(snap.game_id, turn_of(snap))
         await shows.pick(snap, target, query.message.message_id, None)
+
+
+def point_of(snap: Snapshot, cb: GameCB) -> int | None:
+    """The point a Pick button chose (None: Back); ValueError if the board has moved on and
+    that point has no legal step any more."""
+    game = snap.game
+    point = cb.s if cb.a is Act.PICK else None
+    if point is not None and (
+        game.phase is not Phase.MOVE or all(s.src != point for s in game.legal_steps())
+    ):
+        raise ValueError(f"point {point} has no step now")
+    return point
 
 
 async def pick(
@@ -181,11 +201,9 @@ async def pick(
     if not isinstance(message, Message):
         await query.answer(t(lang, "outdated"))
         return
-    game = snap.game
-    point = callback_data.s if callback_data.a is Act.PICK else None
-    if point is not None and (
-        game.phase is not Phase.MOVE or all(s.src != point for s in game.legal_steps())
-    ):
+    try:
+        point = point_of(snap, callback_data)
+    except ValueError:
         await query.answer(t(lang, "outdated"))
         return
     await query.answer()
@@ -206,13 +224,14 @@ async def act(
     callback_data: GameCB,
     lang: str,
     actor: Actor,
-    place: Place,
     snap: Snapshot,
     games: GameService,
     shows: Shows,
     update_id: int | None = None,
+    place: Place | None = None,
 ) -> None:
-    """A button that changes the game: decide, answer the tap at once, commit, show."""
+    """A button that changes the game: decide, answer the tap at once, commit, show (an
+    inline message's tap has no ``place``: its board is the one message)."""
     turn_before = turn_of(snap)  # the engine changes ``snap``'s game in place
     try:
         decision = await games.decide(
@@ -244,6 +263,9 @@ async def act(
         confirm = query.message
         await shows.outbox.run(confirm.chat.id, lambda: confirm.delete())
     after = outcome.snap
+    if place is None:
+        await shows.update(after, actor_user_id=actor.user_id)
+        return
     target = Target(place.chat_id, place.thread_id)
     picker = picker_of(query)
     if picker is not None:
@@ -412,11 +434,21 @@ async def _reply_once(
 async def board(
     message: Message, lang: str, actor: Actor, place: Place, games: GameService, shows: Shows
 ) -> None:
+    """The game shown here, again; in a private chat also the person's games that live in
+    inline messages (their boards here are then kept up to date too)."""
     snap = await games.find_for_chat(place, actor.user_id)
-    if snap is None:
+    inline = await games.inline_games(actor.user_id) if place.private else []
+    inline = [s for s in inline if snap is None or s.game_id != snap.game_id]
+    if snap is None and not inline:
         await message.answer(t(lang, "no_game"))
         return
-    await shows.resend(snap, Target(place.chat_id, place.thread_id))
+    here = Target(place.chat_id, place.thread_id)
+    if snap is not None:
+        await shows.resend(snap, here)
+    if inline:
+        await message.answer(t(lang, "board_inline_games"))
+        for other in inline:
+            await shows.resend(other, here)
 
 
 async def resign(

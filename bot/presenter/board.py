@@ -71,3 +71,23 @@ def board_options(snap: Snapshot, view: ChatView) -> BoardOptions:
         width=BOARD_WIDTH,
         optimize_jpeg=False,
     )
+
+
+def start_options(
+    lang: str, *, match_length: int = 1, cube: bool = False, title: str | None = None
+) -> BoardOptions:
+    """The picture of a game not started yet (an inline challenge card and its preview):
+    the match length on the score pills and the cube when it is in play, so the previews of
+    different offers look different (Telegram shows photo results as a grid of pictures).
+    No names, so one picture per offer and language serves everyone (uploaded once)."""
+    return BoardOptions(
+        viewer=Side.WHITE,
+        numbering=Side.WHITE,
+        match=(0, 0, match_length) if match_length > 1 else None,
+        cube_enabled=cube,
+        title=title,
+        labels=RU_LABELS if lang == "ru" else EN_LABELS,
+        image_format="jpeg",
+        width=BOARD_WIDTH,
+        optimize_jpeg=False,
+    )

@@ -29,6 +29,9 @@ class ChatView:
     # The mover's own picker (an ephemeral message in a group): ``way`` is how it opens.
     picker: bool = False
     way: PickerWay = PickerWay.STEPS
+    # An inline-mode message: shown like a group's board, but with no button whose answer is
+    # a new message (the bot may not be in that chat), so no Why?, Replay, Record, Verify.
+    inline: bool = False
 
 
 def shown_position(snap: Snapshot, view: ChatView) -> Position:

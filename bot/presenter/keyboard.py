@@ -63,6 +63,8 @@ def _play_rows(
     if _may_claim_here(snap, view):
         rows.append([btn(t(lang, "btn_claim"), Act.CLAIM)])
     if game.phase is Phase.OVER:
+        if view.inline:
+            return rows, []
         rows.append(
             [
                 btn(t(lang, "btn_replay"), Act.REPLAY),
@@ -149,6 +151,7 @@ def _play_rows(
     event = last_play_event(game)
     if (
         event is not None
+        and not view.inline
         and game.phase is not Phase.DOUBLE
         and (event.kind == "pass" or burned_dice(event))
     ):

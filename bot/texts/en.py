@@ -4,6 +4,8 @@ TEXTS: dict[str, str] = {
     # ---- general ---------------------------------------------------------------------------
     "start": (
         "👋 Hi! I run games of <b>nardy</b>: long nardy and short nardy (backgammon).\n\n"
+        "• In any chat with a friend: type my name with an @ there and pick a game — you "
+        "play right in that chat.\n"
         "• In a group: /new opens a game, an opponent taps “Join”.\n"
         "• /challenge as a reply to a message challenges that player.\n"
         "• In a private chat: /new invites a friend by link or plays the computer.\n\n"
@@ -14,6 +16,7 @@ TEXTS: dict[str, str] = {
         "<b>How to play</b>\n"
         "/new [long|short] [N] — new game (N — match length in points)\n"
         "/challenge — as a reply to a message: challenge that player\n"
+        "@bot [@friend] [long|short] [N] — in any chat: challenge and play right there\n"
         "/move 24/18 13/11 (or /m) — move by text; in a private chat the command is optional\n"
         "/board — send the board again, /undo — take back a step\n"
         "/resign — resign, /cancel — cancel an invitation\n"
@@ -105,6 +108,29 @@ TEXTS: dict[str, str] = {
     "invite_accepted_inviter": (
         "✅ {name} accepted the invitation! The board is in the message above."
     ),
+    # ---- inline mode (@bot in any chat) ------------------------------------------------------
+    "inline_title": "{variant}{length}{cube}",
+    "inline_cube_off": ", no cube",
+    "inline_cube_on": ", with the cube",
+    "inline_anyone": "Anyone in this chat may accept; you play right here",
+    "inline_named": "Only @{username} may accept; you play right here",
+    "inline_card": "🎲 <b>{inviter}</b> challenges {whom} to {variant}{length}.\n{rules}\n"
+    "We play right in this message: tap “Accept”.",
+    "inline_whom_anyone": "anyone",
+    "inline_link_title": "🔗 Invitation link: {variant}",
+    "inline_link_description": "The game is played in private chats with the bot",
+    "inline_link_card": "🎲 <b>{inviter}</b> invites you to play {variant}.\n"
+    "Open the link — the game is played in your private chat with the bot:\n{link}",
+    "btn_open_link": "🎲 Play in a private chat",
+    "btn_open_bot": "Open the bot",
+    "inline_lost": "⚠️ The game's message in the shared chat can no longer be changed (it was "
+    "deleted or is too old). The game goes on here, in the private chat.",
+    "inline_closed": "This challenge is no longer open.",
+    "inline_hint": "\n\nOr challenge a friend right in your chat with them: type "
+    "<code>@{bot} </code> there (or <code>@{bot} @friends_name</code>) and pick a game.",
+    "inline_off": "\n\n(Challenging right in a chat with a friend is not available now: the "
+    "bot's owner can switch it on in @BotFather — /setinline.)",
+    "board_inline_games": "Your games in inline messages — their boards are updated here too:",
     # ---- board -----------------------------------------------------------------------------
     "variant_long": "long nardy",
     "variant_short": "short nardy",

@@ -41,6 +41,7 @@ async def running_bot(
     outbox: Outbox | None = None,
     real_client_seeds: bool = False,
     group_picker: bool = True,
+    env: dict[str, str] | None = None,
     time: TimeSource | None = None,
 ) -> AsyncIterator[Running]:
     """Build the bot against ``tg`` with database ``db`` (a SQLite path, or a
@@ -49,6 +50,7 @@ async def running_bot(
     Players' dice contributions normally come from their updates (ids and dates), so the dice
     would change from run to run; unless ``real_client_seeds``, each contribution is fixed per
     user, and the game's dice follow from ``seed`` alone (as they did before fair dice).
+    ``env`` adds settings by their environment names (``{"MEDIA_CHAT_ID": "-100…"}``).
 
     ``time`` is the bot's one clock (store, games, move-clock scheduler): a test passes a
     :class:`tests.fake_time.FakeTime` and advances it instead of sleeping. The scheduler runs
@@ -58,7 +60,11 @@ async def running_bot(
     )
     patched = {} if real_client_seeds else _fix_client_seeds()
     settings = Settings(  # type: ignore[call-arg]
-        BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, GROUP_PICKER=group_picker, **where
+        BOT_TOKEN=TOKEN,
+        TELEGRAM_API_BASE=tg.base_url,
+        GROUP_PICKER=group_picker,
+        **where,
+        **(env or {}),
     )
     fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
     app = await build(
@@ -88,11 +94,13 @@ def _fixed_client_seed(event: Any, update_id: int | None) -> str:
 def _fix_client_seeds() -> dict[tuple[Any, str], Any]:
     """Replace ``client_seed_of`` in every handler module that imported it; the originals."""
     import bot.handlers.common
+    import bot.handlers.inline
     import bot.handlers.lobby
     import bot.handlers.play
 
     originals: dict[tuple[Any, str], Any] = {}
-    for module in (bot.handlers.common, bot.handlers.lobby, bot.handlers.play):
+    modules = (bot.handlers.common, bot.handlers.inline, bot.handlers.lobby, bot.handlers.play)
+    for module in modules:
         originals[(module, "client_seed_of")] = module.client_seed_of
         module.client_seed_of = _fixed_client_seed  # type: ignore[attr-defined]
     return originals
@@ -245,6 +253,23 @@ VISIBLE = (
     "editEphemeralMessageMedia",
     "editEphemeralMessageCaption",
 )  # closing a picker (deleteEphemeralMessage) comes before the board's edit: not a reaction
+
+
+async def caught_up(
+    tg: FakeTelegram, chat_id: int, message: StoredMessage, version: int, mark: int
+) -> bool:
+    """Whether ``message`` already shows the game at ``version`` (its buttons carry it); if
+    not, wait for the bot's next visible change in the chat after ``mark`` (take the mark
+    before reading the game) and say False, so the caller reads the game again.
+
+    Waiting only for quiet is not enough: under load drawing the next board can take longer
+    than any quiet period, and a player would read (and tap) a board one version old."""
+    if any(cb.v == version for _, cb, _ in game_buttons(message)):
+        return True
+    await tg.wait_for(
+        lambda c: c.method in VISIBLE and c.ok, chat_id=chat_id, since=mark, timeout=30
+    )
+    return False
 
 
 async def _visible_reaction(tg: FakeTelegram, chat: FakeChat, mark: int) -> None:

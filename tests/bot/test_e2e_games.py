@@ -16,6 +16,7 @@ from bot.texts import t
 from engine import Phase, format_steps
 from tests.bot.harness import (
     active_match,
+    caught_up,
     current_board,
     game_buttons,
     running_bot,
@@ -45,6 +46,7 @@ async def drive_game(
     buttons (source, destination, Done) or types the whole play in notation."""
     turn_no = 0
     for _ in range(max_actions):
+        mark = tg.mark()
         any_uid = next(iter(players))
         snap = await active_match(app, game_chat, any_uid)
         if snap is None:
@@ -59,15 +61,12 @@ async def drive_game(
         assert uid is not None, "a computer seat must never be waiting"
         user = players[uid]
         chat = chats.get(uid) or chats[game_chat]
-        board = surface(tg, chat, user)
+        board = surface(tg, chat, user)  # a group's mover plays in their private picker
+        opens = any(cb.a is Act.OPEN for _, cb, _ in game_buttons(board))
+        if not opens and not await caught_up(tg, chat.id, board, snap.version, mark):
+            continue  # the board was still being drawn: read the game again
         buttons = game_buttons(board)
         acts = {cb.a: data for _, cb, data in buttons}
-        if not any(cb.v == snap.version for _, cb, _ in buttons) and Act.OPEN not in acts:
-            # The game moved on (stored) but this chat's board is still being drawn and
-            # edited (a tap waits for its own chat's reaction only): wait for it, then look
-            # again. Under load this was the flaky KeyError of the private match test.
-            await tg.wait_idle(quiet=0.3, timeout=30)
-            continue
         if Act.OPEN in acts:  # a group: the mover opens their private picker first
             await tap_and_wait(tg, chat, board.message_id, user, acts[Act.OPEN])
             continue

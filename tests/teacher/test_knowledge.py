@@ -325,6 +325,21 @@ def test_tokenizer_keeps_dice_rule_ids_and_fixes_mixed_scripts() -> None:
     assert tokenize("выпало 1-6").dice == tokenize("выпало 6:1").dice == ("d61",)
 
 
+def test_rolls_named_by_persian_face_names_are_dice() -> None:
+    assert tokenize("выпало шеш-ду, как ходить").dice == ("d62",)
+    assert tokenize("у меня се чар").dice == ("d43",)
+    assert tokenize("shesh-dy again").dice == ("d62",)
+    for double_six in ("ду-шеш в первый ход", "душеш в первый ход", "шеш-гоша в первый ход"):
+        tokens = tokenize(double_six)
+        assert tokens.dice == ("d66",) and "куш" in tokens.words, double_six
+    assert tokenize("дубара").dice == ("d22",)
+    assert tokenize("хап-ек").dice == ("d11",)
+    # Alone they stay words, and шеш-беш is the game's old name, not 6-5.
+    assert tokenize("сегодня ду").dice == ()
+    assert tokenize("шеш-беш это нарды?").dice == ()
+    assert tokenize("серия бара ду").dice == ("d22",)  # 2-2 named the other way round
+
+
 def test_transliteration_and_sound_keys() -> None:
     assert translit_to_cyrillic("golovy") == "головы"
     assert translit_to_cyrillic("sgorel") == "сгорел"
