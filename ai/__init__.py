@@ -53,6 +53,7 @@ def hint(
         options=options,
         candidates=max(n, search.candidates),
         budget=2 * search.budget,
+        depth=1,
     )
     return ranked[:n]
 

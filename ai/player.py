@@ -6,7 +6,8 @@ Levels
             but often not the best one, the way a beginner does (see :data:`EASY_TEMPERATURE`).
 ``medium``  the trained network at 0-ply: the play whose resulting position it values most.
 ``hard``    the network's best few plays re-scored 1-ply: each is averaged over the opponent's
-            21 rolls with the opponent's best reply.
+            21 rolls with the opponent's best reply; where the variant's settings say so, the
+            closest few of those are then re-scored 2-ply.
 ``random``, ``race``  benchmark baselines (uniform legal play; the greedy "race" player).
 
 Determinism: a player with a seed draws its random numbers from a generator seeded by the seed
@@ -19,14 +20,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ai import heuristic
+from ai.match import MatchScore
+from ai.match import should_double as match_double
+from ai.match import should_take as match_take
 from ai.net import NetSet, shipped_nets
 from ai.race import race_equity
-from ai.search import Evaluator, HeuristicEvaluator, NetEvaluator, one_ply
+from ai.search import Board, Evaluator, HeuristicEvaluator, NetEvaluator, one_ply, two_ply
 from ai.variant_ai import SearchSettings, VariantAI, variant_ai
 from engine.game import Game, Phase
 from engine.options import Options
@@ -59,6 +63,7 @@ class Player:
     seed: int | None = None
     net: NetSet | None = field(default=None, repr=False)
     use_net: bool = True  # False: the hand-written evaluation only (for measurements)
+    search: SearchSettings | None = None  # instead of the variant's (for measurements)
     _rng: random.Random = field(default_factory=random.Random, repr=False)
     _vai: VariantAI = field(init=False, repr=False)
 
@@ -107,11 +112,14 @@ class Player:
         rng: random.Random | None = None,
         candidates: int | None = None,
         budget: int | None = None,
+        depth: int = 2,
     ) -> list[tuple[Play, float]]:
         """Plays with their equity for the mover, best first, as this level judges them.
 
-        ``hard`` returns only the candidates it searched 1-ply (0-ply and 1-ply equities are
-        not comparable); other levels return every play.
+        ``hard`` returns only the candidates of its deepest search (0-, 1- and 2-ply
+        equities are not comparable): the plays it valued 2-ply when the variant's settings
+        ask for it, ``depth`` ≥ 2 and two or more plays were close at 1-ply, else the plays it
+        valued 1-ply. Other levels return every play.
         """
         opts = options or Options()
         plays = get_variant(self.variant).legal_plays(
@@ -132,31 +140,67 @@ class Player:
             best0 = float(values.max())
             top = sorted(range(len(plays)), key=lambda i: -values[i])[:candidates]
             top = [i for i in top if values[i] >= best0 - search.margin] or top[:1]
-            scored = []
+            valued: list[tuple[int, float]] = []
             work = 0
             for i in top:
-                if scored and work >= budget:
+                if valued and work >= budget:
                     break
                 value, replies = one_ply(evaluate, self._vai, me[i], opp[i], opts)
-                scored.append((plays[i], value))
+                valued.append((i, value))
                 work += replies
+            if depth >= 2:
+                valued = self._deepen(valued, me, opp, opts, evaluate, search)
+            scored = [(plays[i], v) for i, v in valued]
         else:
             scored = [(p, float(v)) for p, v in zip(plays, values, strict=True)]
         scored.sort(key=lambda pv: -pv[1])
         return scored
 
+    def _deepen(
+        self,
+        scored: list[tuple[int, float]],
+        me: Sequence[Board],
+        opp: Sequence[Board],
+        opts: Options,
+        evaluate: Evaluator,
+        search: SearchSettings,
+    ) -> list[tuple[int, float]]:
+        """The 1-ply candidates re-valued 2-ply where they are close (see SearchSettings);
+        returns them unchanged when at most one is close or 2-ply is off. The 1-ply best
+        goes first, so a budget that stops early still leaves it among the answers."""
+        ranked = sorted(scored, key=lambda iv: -iv[1])
+        if search.deep < 2 or len(ranked) < 2:
+            return ranked
+        close = [iv for iv in ranked if iv[1] >= ranked[0][1] - search.deep_margin]
+        close = close[: search.deep]
+        if len(close) < 2:
+            return ranked
+        deep: list[tuple[int, float]] = []
+        work = 0
+        for i, _ in close:
+            if deep and work >= search.deep_budget:
+                break
+            value, replies = two_ply(evaluate, self._vai, me[i], opp[i], opts)
+            deep.append((i, value))
+            work += replies
+        return deep
+
     def search_settings(self) -> SearchSettings:
-        """How far ``hard`` looks: the variant's settings for its evaluator."""
+        """How far ``hard`` looks: the variant's settings for its evaluator (unless given)."""
+        if self.search is not None:
+            return self.search
         return self._vai.net_search if self.net is not None else self._vai.heuristic_search
 
     # ---- the cube -----------------------------------------------------------------------
 
-    def should_double(self, game: Game) -> bool:
-        """Whether to offer the cube now (phase ROLL, this player to move), money-game rules.
+    def should_double(self, game: Game, match: MatchScore | None = None) -> bool:
+        """Whether to offer the cube now (phase ROLL, this player to move).
 
-        Double inside the window: strong enough that the opponent's take costs them
-        (``DOUBLE_AT``), but not so strong that playing on for a mars is worth more than
-        the single point a drop would give (``TOO_GOOD``).
+        In a match (``match``: the score from this player's side) ``medium`` and ``hard``
+        decide by match winning chances (:mod:`ai.match`). Otherwise, and at ``easy``, by
+        money-game rules: double inside the window — strong enough that the opponent's take
+        costs them (``DOUBLE_AT``), but not so strong that playing on for a mars is worth
+        more than the single point a drop would give (``TOO_GOOD``).
         """
         if game.phase is not Phase.ROLL or not game.cube_enabled or game.crawford:
             return False
@@ -164,6 +208,15 @@ class Player:
         if game.cube_owner not in (None, side):
             return False
         pos = game.pos
+        if match is not None and self.level in ("medium", "hard") and self.net is not None:
+            results = self._pre_roll_results(pos.mover, pos.opponent)
+            return match_double(
+                self._vai.match_table(),
+                match,
+                results,
+                game.cube_value,
+                centred=game.cube_owner is None,
+            )
         eq = self._pre_roll_equity(pos.mover, pos.opponent)
         threshold = DOUBLE_AT if game.cube_owner is None else REDOUBLE_AT
         if self.level == "easy":
@@ -174,15 +227,22 @@ class Player:
             return False
         return eq >= threshold
 
-    def should_take(self, game: Game) -> bool:
+    def should_take(self, game: Game, match: MatchScore | None = None) -> bool:
         """Whether to accept an offered double (phase DOUBLE, this player answering).
 
-        Take when the game is worth more than −0.5 of the current stake per doubled point,
-        i.e. losing twice the stake on average beats paying the stake now; owning the cube
-        afterwards is worth a little, hence the slightly lower bound.
+        In a match (``match`` from this player's side) ``medium`` and ``hard`` take when
+        playing on at twice the cube keeps more match winning chances than the drop. In
+        money play: take when the game is worth more than −0.5 of the current stake per
+        doubled point, i.e. losing twice the stake on average beats paying the stake now;
+        owning the cube afterwards is worth a little, hence the slightly lower bound.
         """
         if game.phase is not Phase.DOUBLE:
             return False
+        if match is not None and self.level in ("medium", "hard") and self.net is not None:
+            pos = game.pos  # the doubler is to roll
+            doubler = replace(match, mine=match.theirs, theirs=match.mine)
+            results = self._pre_roll_results(pos.mover, pos.opponent)
+            return match_take(self._vai.match_table(), doubler, results, game.cube_value)
         if self.level == "random":
             return self._rng.random() < 0.5
         if self.level == "race":
@@ -191,6 +251,16 @@ class Player:
         eq = -self._pre_roll_equity(pos.mover, pos.opponent)
         bound = TAKE_FROM - (EASY_SHIFT if self.level == "easy" else 0.0)
         return eq >= bound
+
+    def _pre_roll_results(self, me: Board, opp: Board) -> list[tuple[int, float]]:
+        """The nets' outcome distribution for the side about to roll (the opponent's
+        after-state value seen from this side), as (points at cube 1, probability)."""
+        assert self.net is not None
+        vai = self._vai
+        probs = NetEvaluator(vai, self.net).probs(
+            np.asarray([opp], dtype=np.int16), np.asarray([me], dtype=np.int16)
+        )
+        return vai.results(vai.flip(probs)[0])
 
     def _pre_roll_equity(self, me: tuple[int, ...], opp: tuple[int, ...]) -> float:
         """Equity of the side about to roll: the race formula once contact is over, else the

@@ -1,5 +1,6 @@
-"""Scoring plays: 0-ply (evaluate each after-state) and 1-ply (average over the opponent's 21
-rolls, the opponent answering each with its best 0-ply play).
+"""Scoring plays: 0-ply (evaluate each after-state), 1-ply (average over the opponent's 21
+rolls, the opponent answering each with its best 0-ply play) and 2-ply (the same, each reply
+then valued 1-ply: our 21 rolls and our best 0-ply answer to each).
 
 Everything here works on the engine's raw move-generation records (26-tuples), never on
 ``Play`` objects, because a 1-ply decision generates thousands of positions and object
@@ -110,9 +111,57 @@ def one_ply(
 ) -> tuple[float, int]:
     """Expected equity of an after-state when the opponent rolls and replies at 0-ply,
     and how many opponent replies were evaluated (the caller's work budget)."""
+    values, work = one_ply_many(evaluate, vai, [me], [opp], options)
+    return float(values[0]), work
+
+
+def one_ply_many(
+    evaluate: Evaluator,
+    vai: VariantAI,
+    me: Sequence[Board],
+    opp: Sequence[Board],
+    options: Options,
+) -> tuple[np.ndarray, int]:
+    """:func:`one_ply` of several after-states with one evaluator call (the per-call cost
+    of the nets dominates for a few hundred rows), and the replies evaluated in all."""
+    out = np.zeros(len(me), dtype=np.float64)
+    movers: list[Board] = []
+    others: list[Board] = []
+    starts: list[np.ndarray] = []
+    live: list[int] = []
+    for i, (m, o) in enumerate(zip(me, opp, strict=True)):
+        if m[0] == 15:
+            out[i] = vai.result_points(m, o)
+            continue
+        mv, ot, st = replies(vai, m, o, options)
+        starts.append(st + len(movers))
+        movers.extend(mv)
+        others.extend(ot)
+        live.append(i)
+    if live:
+        values = evaluate(movers, others)
+        best = np.maximum.reduceat(values, np.concatenate(starts)).reshape(len(live), len(ROLLS))
+        out[live] = -(best @ ROLL_WEIGHTS)
+    return out, len(movers)
+
+
+def two_ply(
+    evaluate: Evaluator,
+    vai: VariantAI,
+    me: Board,
+    opp: Board,
+    options: Options,
+) -> tuple[float, int]:
+    """Expected equity of an after-state two rolls deep: for each of the opponent's 21 rolls
+    its best reply at 0-ply, that reply then valued 1-ply from our side; and the replies
+    evaluated (the work budget). About 20 times the work of :func:`one_ply`."""
     if me[0] == 15:
         return float(vai.result_points(me, opp)), 0
     movers, others, starts = replies(vai, me, opp, options)
     values = evaluate(movers, others)
-    best = np.maximum.reduceat(values, starts)
-    return float(-np.dot(best, ROLL_WEIGHTS)), len(movers)
+    ends = np.append(starts[1:], len(movers))
+    picks = [s + int(np.argmax(values[s:e])) for s, e in zip(starts, ends, strict=True)]
+    theirs, work = one_ply_many(
+        evaluate, vai, [movers[k] for k in picks], [others[k] for k in picks], options
+    )
+    return float(-np.dot(theirs, ROLL_WEIGHTS)), work + len(movers)

@@ -5,8 +5,10 @@
 
 Players: the levels ``easy``, ``medium``, ``hard`` (``medium-heur``/``hard-heur``: the same
 search on the hand-written evaluation; ``hard@FILE``: the same search on the nets of FILE, e.g.
-a training checkpoint or an older ``ai/weights`` file from git); the baselines ``random`` and
-``race`` (greedy: most pips, then fewest blots); and, short nardy only, ``gnubg`` / ``gnubg2``
+a training checkpoint or an older ``ai/weights`` file from git; ``hard~3,0.1,40000``: ``hard``
+with other 2-ply settings — plays, margin, replies budget; ``hard~0,0,0`` is 1-ply only); the
+baselines ``random`` and ``race`` (greedy: most pips, then fewest blots); and, short nardy
+only, ``gnubg`` / ``gnubg2``
 (GNU Backgammon 0-ply / 2-ply through ``benchmarks/ai_gnubg_server.py``, benchmark only).
 
 Games run through the real :class:`engine.game.Game` (lot, first turns, passes, scoring), so
@@ -28,7 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, Protocol
@@ -117,6 +119,19 @@ class GnubgAgent:
         self.mismatches += 1
         return plays[0]
 
+    def equity(self, me: tuple[int, ...], opp: tuple[int, ...], plies: int) -> float:
+        """gnubg's cubeless equity of an after-state for ``me``, who has just moved."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(" ".join(map(str, ("E", plies, *me, *opp))) + "\n")
+        while True:
+            answer = self.proc.stdout.readline()
+            if not answer:
+                raise RuntimeError("gnubg exited")
+            try:
+                return float(answer)
+            except ValueError:
+                continue  # gnubg's own chatter
+
     def should_double(self, game: Game) -> bool:
         return False
 
@@ -131,6 +146,18 @@ class GnubgAgent:
 
 
 def make_agent(name: str, variant: str, seed: int) -> Agent:
+    if "~" in name:  # hard with other 2-ply settings: hard~DEEP,MARGIN,BUDGET (0 = 1-ply only)
+        base, _, spec = name.partition("~")
+        agent = make_agent(base, variant, seed)
+        assert isinstance(agent, Player)
+        deep, margin, budget = spec.split(",")
+        agent.search = replace(
+            agent.search_settings(),
+            deep=int(deep),
+            deep_margin=float(margin),
+            deep_budget=int(budget),
+        )
+        return agent
     if name.startswith("gnubg"):
         if variant != "short":
             raise SystemExit("gnubg plays only short nardy (backgammon)")

@@ -68,10 +68,13 @@ def _policies(ev: NetEvaluator) -> list[Any]:
     return [random_play, noisy, greedy(ev), greedy(heur)]
 
 
-def sample_positions(ev: NetEvaluator, n: int, every: int, seed: int) -> list[dict[str, Any]]:
-    """(mover board, opponent board, dice, first turn) from seeded games of mixed players."""
+def sample_positions(
+    ev: NetEvaluator, n: int, every: int, seed: int, variant: str = VARIANT
+) -> list[dict[str, Any]]:
+    """(mover board, opponent board, dice, first turn) from seeded games of mixed players
+    (``variant``: short nardy's benchmark samples the same way)."""
     policies = _policies(ev)
-    start = get_variant(VARIANT).start_board()
+    start = get_variant(variant).start_board()
     out: list[dict[str, Any]] = []
     game = 0
     while len(out) < n:
@@ -83,7 +86,7 @@ def sample_positions(ev: NetEvaluator, n: int, every: int, seed: int) -> list[di
         turn = 0
         while True:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
-            ctx = movegen.make_context(VARIANT, me, opp, dice, first_turn=first[side])
+            ctx = movegen.make_context(variant, me, opp, dice, first_turn=first[side])
             nodes = movegen.generate(ctx) or [(0, (), me, opp)]
             if len(nodes) > 1 and turn % every == rng.randrange(every) and len(out) < n:
                 out.append(
@@ -194,41 +197,70 @@ def build(args: argparse.Namespace) -> None:
         "mean_se": round(float(np.mean([q["se"] for r in records for q in r["plays"]])), 4),
         "seconds": round(time.perf_counter() - t0),
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(args.out, "wt") as fh:
+    save_set(args.out, meta, records)
+
+
+def save_set(path: Path, meta: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    """Write a position set (compact gzipped JSON) and print its summary."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt") as fh:
         json.dump({"meta": meta, "positions": records}, fh, separators=(",", ":"))
     print(json.dumps(meta))
 
 
+def load_set(path: Path) -> dict[str, Any]:
+    with gzip.open(path, "rt") as fh:
+        return json.load(fh)
+
+
 def judge(args: argparse.Namespace) -> None:
-    with gzip.open(args.set, "rt") as fh:
-        data = json.load(fh)
-    variant = get_variant(VARIANT)
+    data = load_set(args.set)
     results = {}
     for level in args.levels:
         name, _, heur = level.partition("-")
         player = get_player(name, VARIANT, seed=1)
         if heur:
             player = type(player)(name, VARIANT, 1, use_net=False)
-        losses = []
-        t0 = time.perf_counter()
-        for rec in data["positions"]:
-            pos = Position(VARIANT, tuple(rec["me"]), tuple(rec["opp"]), Side.WHITE)
-            variant.check_position(pos)
-            play = player.choose_play(pos, tuple(rec["dice"]), first_turn=rec["first"])
-            eqs = {tuple(q["after"]): q["eq"] for q in rec["plays"]}
-            best = max(eqs.values())
-            got = eqs.get(play.result.mover, min(eqs.values()))
-            losses.append(best - got)
-        arr = np.array(losses)
-        results[level] = {
-            "positions": len(arr),
-            "mean_loss": round(float(arr.mean()), 4),
-            "share_over_0.05": round(float((arr > 0.05).mean()), 3),
-            "seconds": round(time.perf_counter() - t0, 1),
-        }
+        results[level] = judge_player(player, VARIANT, data["positions"])
         print(level, json.dumps(results[level]), flush=True)
     print(json.dumps({"meta": data["meta"], "levels": results}))
+
+
+def judge_player(player: Any, variant_name: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A player's mean equity loss per move on scored positions, the share of moves losing
+    more than 0.05, and its decision times. A play outside the scored candidates counts as
+    the worst candidate (a lower bound on its loss); the plays are matched by the boards
+    they leave (the mover's and, where hits change it, the opponent's)."""
+    variant = get_variant(variant_name)
+    losses = []
+    times = []
+    for rec in records:
+        pos = Position(variant_name, tuple(rec["me"]), tuple(rec["opp"]), Side.WHITE)
+        variant.check_position(pos)
+        t0 = time.perf_counter()
+        play = player.choose_play(pos, tuple(rec["dice"]), first_turn=rec["first"])
+        times.append(time.perf_counter() - t0)
+        eqs = {_key(q["after"], q.get("opp")): q["eq"] for q in rec["plays"]}
+        with_opp = "opp" in rec["plays"][0]
+        best = max(eqs.values())
+        got = eqs.get(_key(play.result.mover, play.result.opponent if with_opp else None))
+        losses.append(best - (min(eqs.values()) if got is None else got))
+    arr = np.array(losses)
+    ms = 1000 * np.array(times)
+    return {
+        "positions": len(arr),
+        "mean_loss": round(float(arr.mean()), 4),
+        "share_over_0.05": round(float((arr > 0.05).mean()), 3),
+        "median_ms": round(float(np.median(ms)), 1),
+        "p99_ms": round(float(np.percentile(ms, 99)), 1),
+        "seconds": round(float(ms.sum()) / 1000, 1),
+    }
+
+
+def _key(after: Any, opp: Any) -> tuple:
+    """A scored play's identity: the boards it leaves (long sets store only the mover's:
+    no hitting, so the opponent's board never changes)."""
+    return (tuple(after), None if opp is None else tuple(opp))
 
 
 def main() -> None:

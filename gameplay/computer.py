@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Game
+from engine.game import Match
 
 
 class ComputerPlayers:
@@ -37,11 +38,15 @@ class ComputerPlayers:
             options=game.options,
         )
 
-    def should_double(self, game: Game, level: str) -> bool:
-        return bool(self._player(level, game.variant_name).should_double(game))
+    def should_double(self, game: Game, level: str, match: Match | None = None) -> bool:
+        """The cube by match winning chances in a match of several points (``match``),
+        by money-game rules in a single game."""
+        score = _score(match, game)
+        return bool(self._player(level, game.variant_name).should_double(game, score))
 
-    def should_take(self, game: Game, level: str) -> bool:
-        return bool(self._player(level, game.variant_name).should_take(game))
+    def should_take(self, game: Game, level: str, match: Match | None = None) -> bool:
+        score = _score(match, game)
+        return bool(self._player(level, game.variant_name).should_take(game, score))
 
     def hints(self, game: Game, n: int = 3) -> list[tuple[Any, float]]:
         import ai
@@ -54,3 +59,15 @@ class ComputerPlayers:
             options=game.options,
             n=n,
         )
+
+
+def _score(match: Match | None, game: Game) -> Any:
+    """The match score from the acting seat's side (``ai.match.MatchScore``), or None for a
+    single game (a 1-point "match"), which is played for money-style points."""
+    if match is None or match.length <= 1 or game.seat_to_act is None:
+        return None
+    from ai.match import MatchScore
+
+    seat = game.seat_to_act
+    mine, theirs = match.score[seat], match.score[1 - seat]
+    return MatchScore(match.length, mine, theirs, match.crawford_done, match.options.crawford)

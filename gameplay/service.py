@@ -535,7 +535,7 @@ class GameService:
             if game.phase is Phase.DOUBLE:
                 if not is_ai:
                     return forced
-                if self.ai is not None and self.ai.should_take(game, level):
+                if self.ai is not None and self.ai.should_take(game, level, match):
                     game.take(actor)
                 else:
                     game.drop(actor)
@@ -545,7 +545,7 @@ class GameService:
                     if (
                         game.can_double(actor)
                         and self.ai is not None
-                        and self.ai.should_double(game, level)
+                        and self.ai.should_double(game, level, match)
                     ):
                         game.offer_double(actor)
                         continue
