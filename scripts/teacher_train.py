@@ -25,6 +25,7 @@ LOSO_FOLDS: dict[str, tuple[str, ...]] = {
     # dev set 5 was written after reading v3's misses, so it leaves with v3.
     "blind_set_v3.tsv": ("blind_set_v3.tsv", "dev_set_5.tsv"),
     "blind_set_v4.tsv": ("blind_set_v4.tsv",),
+    "blind_set_v5.tsv": ("blind_set_v5.tsv",),
 }
 """Leave-one-set-out: each blind set, evaluated by a model trained without it (and without
 what was written knowing it)."""

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from teacher.diagrams import DIAGRAMS, get_diagram
-from teacher.matcher import THRESHOLD, Matcher, default_matcher, match
+from teacher.matcher import THRESHOLD, Matcher, about_bot, default_matcher, match
 from teacher.model import (
     LANGS,
     Applies,
@@ -78,6 +78,7 @@ __all__ = [
     "Topic",
     "TopicMatch",
     "Variant",
+    "about_bot",
     "all_topics",
     "default_matcher",
     "get_diagram",

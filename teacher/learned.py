@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
+from teacher.offtopic import about_the_bot
 from teacher.text import Tokens, script_of, significant_words
 
 OFF_TOPIC = "none"
@@ -39,6 +40,10 @@ far too sure; dividing the log-probabilities by this spreads them to usable conf
 PREFIX = 4
 """A word's first letters stand for its family: сгорание, сгорать, сгорел; блокировать,
 блокада; выбросить, выброс — derivation, which lemmas and stems leave apart."""
+
+BOT_CONTEXT = "bot"
+"""The feature of a question set in the bot's own context (``offtopic.about_the_bot``): the
+matcher declines it — how to use the bot is not a rules answer."""
 
 MODEL_FILE = "question_model.json"
 FORMAT_VERSION = 1
@@ -74,6 +79,8 @@ def features(
         if previous:
             out.add(f"b:{previous}_{term}")
         previous = term
+    if about_the_bot(tokens.words):
+        out.add(BOT_CONTEXT)
     for dice in tokens.dice:
         out.add("dice")
         if dice[1] == dice[2]:

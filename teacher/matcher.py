@@ -34,7 +34,7 @@ from typing import Any
 from teacher import learned
 from teacher.learned import QuestionModel
 from teacher.model import Lang, Topic, TopicMatch, Variant
-from teacher.offtopic import names_other_game
+from teacher.offtopic import about_the_bot, names_other_game
 from teacher.text import (
     RussianWords,
     SnowballRussianWords,
@@ -557,7 +557,11 @@ class Matcher:
         """Rank by keyword score (capped, scaled to [0, ``KEYWORD_SHARE``]) plus the learned
         probability, and answer when either reading is sure enough and the question does not
         look off-topic to the model."""
-        if scored.other_game or p.get(learned.OFF_TOPIC, 0.0) >= OFF_TOPIC_MAX:
+        if (
+            scored.other_game
+            or learned.BOT_CONTEXT in scored.features
+            or p.get(learned.OFF_TOPIC, 0.0) >= OFF_TOPIC_MAX
+        ):
             return []
         raw = dict(scored.ranked)
         best_raw = max(raw.values(), default=0.0)
@@ -629,3 +633,11 @@ def match(
     the threshold corresponds to a score of about 0.39.
     """
     return default_matcher().match(question, lang_hint=lang_hint, variant=variant, limit=limit)
+
+
+def about_bot(question: str) -> bool:
+    """Whether ``question`` asks how to use the bot itself (start a game, play the computer,
+    switch the sound on, being dropped from a game): ``match`` declines it as no rules
+    answer, and the bot answers it with a pointer to /new and /help instead of "I don't
+    know" (``offtopic.about_the_bot``)."""
+    return about_the_bot(tokenize(question).words)

@@ -64,6 +64,7 @@ from teacher import (
     Lang,
     Topic,
     Variant,
+    about_bot,
     all_topics,
     get_diagram,
     get_rejection,
@@ -655,10 +656,12 @@ async def answer_question(
         question[:QUESTION_LIMIT], lang_hint=as_lang(lang), variant=context.game_variant
     )
     if not results:
+        # A how-to about the bot itself is declined as a rules answer but still helped.
+        key = "rules_about_bot" if about_bot(question[:QUESTION_LIMIT]) else "rules_unknown"
         await _deliver(
             outbox,
             message.chat.id,
-            lambda: message.answer(t(lang, "rules_unknown"), reply_markup=menu_keyboard(lang)),
+            lambda: message.answer(t(lang, key), reply_markup=menu_keyboard(lang)),
         )
         return
     best = results[0].topic

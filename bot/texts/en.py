@@ -315,6 +315,9 @@ TEXTS: dict[str, str] = {
     "rules_list_long": "📖 <b>Long nardy</b> — pick a topic:",
     "rules_list_short": "📖 <b>Short nardy</b> — pick a topic:",
     "rules_list_general": "📖 <b>General rules</b> (both games) — pick a topic:",
+    "rules_about_bot": "🤖 That sounds like a question about the bot itself, not the rules. A new "
+    "game — /new (with a friend by link or against the computer), all commands — /help, this "
+    "chat's rules — /settings. A question about the rules of nardy? Pick a topic:",
     "rules_unknown": "🤷 I don't know that one. Try other words — say, “when does a die burn” or "
     "“what is mars” — or pick a topic:",
     "rules_close": "🔎 If you meant something else — maybe “{topic}”? The button is below.",

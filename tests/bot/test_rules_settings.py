@@ -303,6 +303,11 @@ async def test_rules_in_english(tmp_path: Path) -> None:
             unknown = tg.last_bot_message(chat)
             assert "I don't know" in (unknown.text or "")
             assert labels(unknown) == ["🎲 Long", "🎯 Short", "📚 General"]
+            await type_and_wait(tg, chat, bob, "how do I start a game with this bot?")
+            usage = tg.last_bot_message(chat)
+            assert "/new" in (usage.text or "") and "/help" in (usage.text or "")
+            assert "I don't know" not in (usage.text or "")
+            assert labels(usage) == ["🎲 Long", "🎯 Short", "📚 General"]
         TRANSCRIPTS.mkdir(exist_ok=True)
         tg.save_transcript(TRANSCRIPTS / "rules_private_en.txt", chat)
 

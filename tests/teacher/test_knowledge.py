@@ -25,6 +25,7 @@ from teacher import (
     REJECTIONS,
     TOPICS,
     Matcher,
+    about_bot,
     all_topics,
     get_diagram,
     get_rejection,
@@ -972,3 +973,35 @@ def test_home_points_and_die_faces_told_in_words() -> None:
 def test_words_no_topic_uses_need_more_evidence() -> None:
     """One word resembling a keyword does not make a question about geography a rules one."""
     assert match("whats the capital of australia", lang_hint="en") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "как начать новую партию в этом боте?",
+        "можно тут играть против компьютера?",
+        "как включить звук кубиков",
+        "меня выкинуло из игры, что делать",
+        "where do I find the bot in telegram",
+        "how do I start a game with the bot",
+        "I got kicked from my game",
+    ],
+)
+def test_how_to_use_the_bot_is_declined_and_recognised(question: str) -> None:
+    """Questions about using the bot itself are not a rules answer, but the bot can help."""
+    assert about_bot(question)
+    assert match(question) == [], [r.topic.id for r in match(question)]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("бот сжёг мою кость, почему", "forced_move"),  # bare «бот»: a complaint about a rule
+        ("как сдаться в боте", "resign_draw"),  # сдаться is a rule, not the interface
+        ("the bot burned my die, why", "forced_move"),
+        ("я первым выкинул все шашки, кто победил", "game_end"),  # «выкинуть» = bear off
+    ],
+)
+def test_rules_questions_that_mention_the_bot_stay_rules(question: str, expected: str) -> None:
+    assert not about_bot(question)
+    assert match(question)[0].topic.id == expected
