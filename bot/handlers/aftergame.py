@@ -8,6 +8,11 @@ Replay sends the animated replay (drawn by the drawing process, ``Painter.replay
 picture per mistake. Each works for anyone who can see the board (a finished game is public
 in its chat); a redelivered tap only sends the same thing again, and a tap on Review while
 that review is being prepared is answered without a second one.
+
+A board in an inline-mode message cannot carry files and its chat may not have the bot, so
+there the answer goes to the tapping player's private chat with the bot, and only the game's
+two players may ask: the bot cannot see who else reads that message, and each answer costs
+a drawing or a review (:func:`bot.handlers.util.reply_chat`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from aiogram.types import (
 
 from bot import refusals
 from bot.callbacks import Act, GameCB
+from bot.handlers.util import ReplyChat, reply_chat
 from bot.presenter.common import localized, short_name
 from bot.presenter.review import mistake_pictures, review_text
 from bot.showing import Shows
@@ -42,6 +48,12 @@ from renderer.options import EN_LABELS, RU_LABELS
 log = logging.getLogger(__name__)
 
 
+def _wait_text(lang: str, key: str, to: ReplyChat) -> str:
+    """The tap's answer: what is coming, and where when it is not this chat."""
+    text = t(lang, key)
+    return f"{text} {t(lang, 'inline_to_private')}" if to.private else text
+
+
 def _names_by_side(snap: Snapshot) -> tuple[str, str]:
     game = snap.game
     return (
@@ -54,13 +66,16 @@ async def replay(
     query: CallbackQuery, callback_data: GameCB, lang: str, snap: Snapshot, shows: Shows, bot: Bot
 ) -> None:
     """Send the finished game's animated replay to the chat of the tapped board."""
-    if snap.game.result is None or query.message is None:
+    if snap.game.result is None:
         await query.answer(t(lang, "outdated"))
         return
-    await query.answer(t(lang, "replay_wait"))
+    to = await reply_chat(query, lang, bot, shows.outbox, players=snap, action="upload_video")
+    if to is None:
+        return
+    await query.answer(_wait_text(lang, "replay_wait", to))
     snap = localized(snap, lang)
     game = snap.game
-    chat_id = query.message.chat.id
+    chat_id = to.chat_id
     white, black = _names_by_side(snap)
     viewer = Side.WHITE
     seat = snap.seat_of_user(query.from_user.id)
@@ -85,7 +100,10 @@ async def replay(
     )
     upload = BufferedInputFile(gif, filename=f"nardy-{callback_data.game}.gif")
     await shows.outbox.run(
-        chat_id, lambda: bot.send_animation(chat_id, upload, caption=caption, parse_mode="HTML")
+        chat_id,
+        lambda: bot.send_animation(
+            chat_id, upload, caption=caption, parse_mode="HTML", message_thread_id=to.thread_id
+        ),
     )
 
 
@@ -99,27 +117,29 @@ async def record(
     archive: Archive,
 ) -> None:
     """Send the match's record up to this game (every game of it) as a ``.mat`` document."""
-    if snap.game.result is None or query.message is None:
+    if snap.game.result is None:
         await query.answer(t(lang, "outdated"))
         return
-    await query.answer(t(lang, "record_wait"))
+    to = await reply_chat(query, lang, bot, shows.outbox, players=snap, action="upload_document")
+    if to is None:
+        return
+    await query.answer(_wait_text(lang, "record_wait", to))
     snap = localized(snap, lang)
     game = snap.game
-    chat_id = query.message.chat.id
+    chat_id = to.chat_id
     names = (short_name(snap.names[0]), short_name(snap.names[1]))
     earlier = await archive.earlier_games(snap.game_id)
     text = match_file(snap.match, names, earlier)
     note = t(lang, f"record_note_{game.variant_name}")
     upload = BufferedInputFile(text.encode("utf-8"), filename=f"nardy-{callback_data.game}.mat")
     caption = t(lang, "record_caption", note=note)
-    await shows.outbox.run(chat_id, lambda: bot.send_document(chat_id, upload, caption=caption))
+    await shows.outbox.run(
+        chat_id,
+        lambda: bot.send_document(chat_id, upload, caption=caption, message_thread_id=to.thread_id),
+    )
 
 
 # ---- the review ---------------------------------------------------------------------------
-
-
-def _thread_of(message: Message) -> int | None:
-    return message.message_thread_id if message.is_topic_message else None
 
 
 async def review(
@@ -131,16 +151,20 @@ async def review(
     reviews: Reviews,
 ) -> None:
     """Review the finished game of the tapped board in its chat."""
-    message = query.message
-    if snap.game.result is None or not isinstance(message, Message):
+    if snap.game.result is None:
         await query.answer(t(lang, "outdated"))
         return
+    to = await reply_chat(query, lang, bot, shows.outbox, players=snap)
+    if to is None:
+        return
     start, task = reviews.request(snap.game_id)
-    if start is ReviewStart.RUNNING:
+    if start is ReviewStart.RUNNING and not to.private:  # it will be answered in this chat
         await query.answer(t(lang, "review_running"))
         return
-    await query.answer(t(lang, "review_wait"))
-    await _deliver(task, snap, lang, message.chat.id, _thread_of(message), shows, bot)
+    # From an inline message a running request is for the other player's private chat (or
+    # this player's earlier tap): this chat gets the review too when it is ready.
+    await query.answer(_wait_text(lang, "review_wait", to))
+    await _deliver(task, snap, lang, to.chat_id, to.thread_id, shows, bot)
 
 
 async def review_command(

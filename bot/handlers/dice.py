@@ -11,6 +11,7 @@ from aiogram.types import BufferedInputFile, CallbackQuery, InlineQuery, Message
 
 from bot import refusals
 from bot.callbacks import Act, GameCB
+from bot.handlers.util import reply_chat
 from bot.showing import Shows
 from bot.texts import t
 from engine.fairness import Verification, short_commitment, telegram_client_seed, verify_report
@@ -75,11 +76,11 @@ async def verify(
     bot: Bot,
 ) -> None:
     """Verify / Проверить кубики: the verdict in words, and the report as a JSON file that
-    ``python -m engine.fairness verify`` accepts."""
-    message = query.message
-    if not isinstance(message, Message):
-        await query.answer(t(lang, "outdated"))
-        return
+    ``python -m engine.fairness verify`` accepts.
+
+    Anyone who sees the finished board may ask, in an inline-mode message too (the answer then
+    goes to their private chat with the bot): the secret is revealed once the match is over,
+    and dice are only worth trusting if someone other than the players can check them."""
     try:
         report = await games.dice_report(callback_data.game)
     except Refused as refused:
@@ -88,11 +89,14 @@ async def verify(
     except NoDiceReport as why:
         await query.answer(t(lang, f"verify_{why.reason}"), show_alert=True)
         return
-    await query.answer()
+    to = await reply_chat(query, lang, bot, shows.outbox, action="upload_document")
+    if to is None:
+        return
+    await query.answer(t(lang, "inline_to_private") if to.private else None)
     filename = f"nardy-dice-{callback_data.game}.json"
     data = json.dumps(report, ensure_ascii=False, indent=1).encode("utf-8")
-    thread = message.message_thread_id if message.is_topic_message else None
-    chat_id = message.chat.id
+    thread = to.thread_id
+    chat_id = to.chat_id
     verdict = verdict_text(lang, verify_report(report), filename)
     await shows.outbox.run(
         chat_id, lambda: bot.send_message(chat_id, verdict, message_thread_id=thread)

@@ -29,8 +29,9 @@ class ChatView:
     # The mover's own picker (an ephemeral message in a group): ``way`` is how it opens.
     picker: bool = False
     way: PickerWay = PickerWay.STEPS
-    # An inline-mode message: shown like a group's board, but with no button whose answer is
-    # a new message (the bot may not be in that chat), so no Why?, Replay, Record, Verify.
+    # An inline-mode message: shown like a group's board, but the bot may not be in that chat:
+    # no Why? or Rematch (answered by a new message there); after the game, Replay, Record,
+    # Review and Verify answer in the tapping player's private chat with the bot.
     inline: bool = False
 
 

@@ -63,8 +63,6 @@ def _play_rows(
     if _may_claim_here(snap, view):
         rows.append([btn(t(lang, "btn_claim"), Act.CLAIM)])
     if game.phase is Phase.OVER:
-        if view.inline:
-            return rows, []
         rows.append(
             [
                 btn(t(lang, "btn_replay"), Act.REPLAY),
@@ -73,7 +71,9 @@ def _play_rows(
             ]
         )
         if snap.match.is_over:
-            rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])
+            # A rematch offer is a new message in the game's chat: an inline message has none.
+            if not view.inline:
+                rows.append([btn(t(lang, "btn_rematch"), Act.REMATCH)])
             if snap.row.dice_seed_id is not None:
                 rows.append([btn(t(lang, "btn_verify"), Act.VERIFY)])
         return rows, []

@@ -126,6 +126,10 @@ TEXTS: dict[str, str] = {
     "inline_lost": "⚠️ The game's message in the shared chat can no longer be changed (it was "
     "deleted or is too old). The game goes on here, in the private chat.",
     "inline_closed": "This challenge is no longer open.",
+    "inline_start_bot": "I cannot write to you yet: open @{bot}, tap Start, then tap this "
+    "button again. It comes to our private chat: a game's message in another chat cannot "
+    "carry files.",
+    "inline_to_private": "It comes to your private chat with the bot.",
     "inline_hint": "\n\nOr challenge a friend right in your chat with them: type "
     "<code>@{bot} </code> there (or <code>@{bot} @friends_name</code>) and pick a game.",
     "inline_off": "\n\n(Challenging right in a chat with a friend is not available now: the "

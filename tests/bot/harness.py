@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -270,6 +270,17 @@ async def caught_up(
         lambda c: c.method in VISIBLE and c.ok, chat_id=chat_id, since=mark, timeout=30
     )
     return False
+
+
+async def until(tg: FakeTelegram, chat_id: int, check: Callable[[], bool]) -> None:
+    """Wait until ``check()`` holds (what a player would see: a caption, a button), re-checking
+    after each of the bot's calls in the chat. A tap's answer may come before the edit it
+    causes, and under load that edit can come later than any quiet period."""
+    while True:
+        mark = tg.mark()
+        if check():
+            return
+        await tg.wait_for(lambda c: c.ok, chat_id=chat_id, since=mark, timeout=30)
 
 
 async def _visible_reaction(tg: FakeTelegram, chat: FakeChat, mark: int) -> None:

@@ -23,6 +23,7 @@ from tests.bot.harness import (
     settle,
     tap_and_wait,
     type_and_wait,
+    until,
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 from tests.fake_time import FakeTime
@@ -242,8 +243,12 @@ async def test_an_admin_ends_a_game_and_players_abandon_one_by_agreement(tmp_pat
             assert answer_text(tg, qid) == t("en", "not_admin")
             qid = await tap_label(tg, group, admin, t("en", "btn_admin_end"), confirm)
             assert answer_text(tg, qid) == t("en", "admin_ended")
+            # The tap is answered before the board is edited: wait for the edit itself.
+            ended_caption = t("en", "cap_end_admin")
+            await until(
+                tg, group.id, lambda: ended_caption in (current_board(tg, group).caption or "")
+            )
             board = current_board(tg, group)
-            assert t("en", "cap_end_admin") in (board.caption or "")
             assert [b["text"] for row in board.buttons() for b in row] == [
                 t("en", "btn_position_id")
             ]
@@ -266,7 +271,8 @@ async def test_an_admin_ends_a_game_and_players_abandon_one_by_agreement(tmp_pat
             assert answer_text(tg, qid) == t("en", "own_offer")
             qid = await tap_label(tg, group, bob, t("en", "btn_abandon_accept"), offer)
             assert answer_text(tg, qid) == t("en", "abandon_accepted")
-            assert t("en", "cap_end_agreement") in (current_board(tg, group).caption or "")
+            agreed = t("en", "cap_end_agreement")
+            await until(tg, group.id, lambda: agreed in (current_board(tg, group).caption or ""))
             assert await run.app.store.get_active_game(GROUP_ID) is None
         tg.save_transcript(TRANSCRIPTS / "clock_admin_agreement_group_en.txt", group)
 

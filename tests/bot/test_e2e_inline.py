@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +26,7 @@ from tests.bot.harness import (
     settle,
     tap_and_wait,
     type_and_wait,
+    until,
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 from tests.fake_time import FakeTime
@@ -100,15 +101,6 @@ async def accept(tg: FakeTelegram, card: StoredMessage, user: FakeUser, label: s
         timeout=30,
     )
     await tg.wait_idle(quiet=0.05, timeout=30)
-
-
-async def until(tg: FakeTelegram, chat_id: int, check: Callable[[], bool]) -> None:
-    """Wait until ``check()`` holds, re-checking after each of the bot's calls in the chat."""
-    while True:
-        mark = tg.mark()
-        if check():
-            return
-        await tg.wait_for(lambda c: c.ok, chat_id=chat_id, since=mark, timeout=30)
 
 
 async def post_challenge(
