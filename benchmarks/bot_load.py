@@ -1,16 +1,22 @@
 """Load test: the real bot process against the fake Bot API server, many games at once.
 
 Usage: python benchmarks/bot_load.py [--games 200] [--seconds 60] [--warmup 10] [--think 1.0]
-                                   [--mode board|picker]
+       [--mode board|picker] [--workers N] [--database sqlite|postgresql|postgresql://...] [--redis redis://...]
 
 Starts the fake server in this process and ``python -m bot`` as a child process (a fresh
-SQLite file, production settings: real send budgets, JPEG boards, one drawing process). Each
+SQLite file, production settings: real send budgets, JPEG boards, one drawing process). With
+``--workers N`` (or ``--database postgresql``) it runs N ``python -m bot`` workers in webhook
+mode instead, the fake server delivering updates to them in turn (a round-robin load
+balancer), on PostgreSQL (``postgresql``: a throw-away server with PostgreSQL's durable
+defaults started here; or the URL of an empty database) with their send budgets in Redis (a
+throw-away ``redis-server`` unless ``--redis`` names one). Each
 game is a group with two players who play by buttons only (point → destination → Done, Roll,
 Take); before each tap a player waits ``--think`` seconds on average (0, the default: as fast as
 the bot answers, which measures capacity). Reports turns per second, the latency from a button
 update to its answerCallbackQuery and to the board edit (median, p99), the CPU time per tap of
 the bot, its drawing process and this process, and the peak memory of the bot and its drawing
-process. Figures and what they mean: docs/bot.md.
+process (with several workers: summed over the workers, plus the PostgreSQL and Redis servers'
+CPU). Figures and what they mean: docs/bot.md, docs/deployment.md.
 
 ``--mode board`` (the default) plays on the group board's own buttons (``GROUP_PICKER=false``,
 as before issue #12); ``--mode picker`` plays as groups do now: the mover opens a private
@@ -25,8 +31,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -39,6 +47,8 @@ sys.path.insert(0, str(ROOT))
 
 from bot.callbacks import Act, GameCB, LobbyAct, LobbyCB  # noqa: E402
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser  # noqa: E402
+
+WEBHOOK_SECRET = "bot_load_secret"
 
 TOKEN = "123456789:AAHfakeTokenForTheNardyBotLoadTest_x9"
 
@@ -351,6 +361,53 @@ async def rematch(
     await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=60)
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _database(
+    choice: str, tmp: Path, servers: contextlib.ExitStack
+) -> tuple[dict[str, str], list[int]]:
+    """The bot's database settings, and the server processes to count the CPU of."""
+    if choice == "sqlite":
+        return {"DATABASE_PATH": str(tmp / "load.sqlite3")}, []
+    if choice.startswith(("postgresql://", "postgres://")):
+        return {"DATABASE_URL": choice}, []
+    if choice != "postgresql":
+        raise SystemExit(f"--database: sqlite, postgresql or a postgresql:// URL, not {choice!r}")
+    from tests.pg_server import DURABLE_SETTINGS, PostgresServer
+
+    server = servers.enter_context(PostgresServer(DURABLE_SETTINGS))
+    assert server.process is not None
+    return {"DATABASE_URL": server.url()}, [server.process.pid]
+
+
+def _redis(url: str | None, servers: contextlib.ExitStack) -> tuple[str, int | None]:
+    if url is not None:
+        return url, None
+    from tests.redis_server import RedisServer
+
+    server = servers.enter_context(RedisServer())
+    assert server.process is not None
+    return server.url(), server.process.pid
+
+
+async def _healthy(port: int, timeout: float = 120.0) -> None:
+    import aiohttp
+
+    deadline = time.monotonic() + timeout
+    async with aiohttp.ClientSession() as session:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(aiohttp.ClientError, OSError):
+                async with session.get(f"http://127.0.0.1:{port}/healthz") as answer:
+                    if answer.status == 200:
+                        return
+            await asyncio.sleep(0.2)
+    raise TimeoutError(f"the worker on port {port} did not become healthy")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
@@ -374,54 +431,112 @@ async def main() -> None:
         default="board",
         help="board: the group board's own buttons; picker: private pickers (issue #12)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="bot workers; more than one (or --database postgresql) runs them in webhook mode",
+    )
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (a fresh file), postgresql (a throw-away server), or a postgresql:// URL",
+    )
+    parser.add_argument("--redis", default=None, help="redis:// URL (default: a throw-away one)")
     args = parser.parse_args()
     picker = args.mode == "picker"
     tmp = Path(tempfile.mkdtemp(prefix="nardy-load-"))
-    async with CountingTelegram(
-        token=TOKEN,
-        store_file_bytes=False,
-        decode_images=False,
-        history_limit=5000,
-        clock=time.monotonic,
-    ) as tg:
-        env = dict(
-            os.environ,
-            BOT_TOKEN=TOKEN,
-            DATABASE_PATH=str(tmp / "load.sqlite3"),
-            TELEGRAM_API_BASE=tg.base_url,
-            LOG_LEVEL="WARNING",
-            GROUP_PICKER="true" if picker else "false",
-        )
-        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env)
-        try:
-            await tg.wait_for("getUpdates", since=0, timeout=120)
-            stats = Stats()
-            stats.measure_from = time.monotonic() + args.warmup
-            start = stats.measure_from
-            stop = start + args.seconds
-            cpu: dict[str, float] = {}
-
-            async def sample_cpu() -> None:
-                await asyncio.sleep(max(0.0, start - time.monotonic()))
-                cpu["bot"] = -cpu_seconds(proc.pid)
-                cpu["workers"] = -sum(cpu_seconds(c) for c in children(proc.pid))
-                cpu["here"] = -time.process_time()
-                await asyncio.sleep(max(0.0, stop - time.monotonic()))
-                cpu["bot"] += cpu_seconds(proc.pid)
-                cpu["workers"] += sum(cpu_seconds(c) for c in children(proc.pid))
-                cpu["here"] += time.process_time()
-
-            play = play_picker_game if picker else play_game
-            await asyncio.gather(
-                sample_cpu(),
-                *(play(tg, i, stats, stop, args.think) for i in range(args.games)),  # type: ignore[arg-type]
+    webhook = args.workers > 1 or args.database != "sqlite"
+    with contextlib.ExitStack() as servers:
+        database, server_pids = _database(args.database, tmp, servers)
+        redis_url = None
+        if webhook:
+            redis_url, redis_pid = _redis(args.redis, servers)
+            server_pids += [redis_pid] if redis_pid else []
+        async with CountingTelegram(
+            token=TOKEN,
+            store_file_bytes=False,
+            decode_images=False,
+            history_limit=5000,
+            clock=time.monotonic,
+        ) as tg:
+            env = dict(os.environ, BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url)
+            env.update(
+                database,
+                LOG_LEVEL="WARNING",
+                GROUP_PICKER="true" if picker else "false",
             )
-            elapsed = time.monotonic() - start
-            memory = peak_rss_mb(proc.pid)
-            workers = [peak_rss_mb(c) for c in children(proc.pid)]
-        finally:
-            proc.terminate()
-            proc.wait(30)
+            ports = [_free_port() for _ in range(args.workers)] if webhook else [0]
+            if webhook:
+                assert redis_url is not None
+                env.update(
+                    REDIS_URL=redis_url,
+                    WEBHOOK_URL="https://bot.example.org",
+                    WEBHOOK_SECRET=WEBHOOK_SECRET,
+                    WEBHOOK_HOST="127.0.0.1",
+                )
+                tg.webhook_upstreams = [f"http://127.0.0.1:{port}" for port in ports]
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, "-m", "bot"],
+                    cwd=ROOT,
+                    env={**env, "WEBHOOK_PORT": str(port), "WORKER_NAME": f"w{n}"},
+                )
+                for n, port in enumerate(ports, start=1)
+            ]
+            try:
+                if webhook:
+                    for port in ports:
+                        await _healthy(port)
+                else:
+                    await tg.wait_for("getUpdates", since=0, timeout=120)
+                stats = Stats()
+                stats.measure_from = time.monotonic() + args.warmup
+                start = stats.measure_from
+                stop = start + args.seconds
+                cpu: dict[str, float] = {}
+
+                def bots() -> float:
+                    return sum(cpu_seconds(p.pid) for p in procs)
+
+                def drawing() -> float:
+                    return sum(cpu_seconds(c) for p in procs for c in children(p.pid))
+
+                def servers_cpu() -> float:
+                    return sum(
+                        cpu_seconds(pid) + sum(cpu_seconds(c) for c in children(pid))
+                        for pid in server_pids
+                    )
+
+                async def sample_cpu() -> None:
+                    await asyncio.sleep(max(0.0, start - time.monotonic()))
+                    cpu["bot"], cpu["workers"] = -bots(), -drawing()
+                    cpu["servers"], cpu["here"] = -servers_cpu(), -time.process_time()
+                    await asyncio.sleep(max(0.0, stop - time.monotonic()))
+                    cpu["bot"] += bots()
+                    cpu["workers"] += drawing()
+                    cpu["servers"] += servers_cpu()
+                    cpu["here"] += time.process_time()
+
+                play = play_picker_game if picker else play_game
+                await asyncio.gather(
+                    sample_cpu(),
+                    *(play(tg, i, stats, stop, args.think) for i in range(args.games)),  # type: ignore[arg-type]
+                )
+                elapsed = time.monotonic() - start
+                memory = max(peak_rss_mb(p.pid) for p in procs)
+                workers = [peak_rss_mb(c) for p in procs for c in children(p.pid)]
+            finally:
+                for proc in procs:
+                    proc.terminate()  # each finishes its updates in flight (SHUTDOWN_TIMEOUT)
+                for proc in procs:
+                    try:
+                        proc.wait(90)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait(30)
+    where = f"{args.workers} webhook workers" if webhook else "1 process, long polling"
+    print(f"bot: {where}; database {args.database}")
     print(
         f"games: {args.games} concurrent, think {args.think} s, {elapsed:.1f} s measured after "
         f"{args.warmup:.0f} s of warm-up; {stats.games_finished} finished, "
@@ -448,6 +563,7 @@ async def main() -> None:
             for name, key in (
                 ("bot process", "bot"),
                 ("drawing workers", "workers"),
+                ("database + redis servers", "servers"),
                 ("fake server + players", "here"),
             )
         ).removeprefix("bot process ")

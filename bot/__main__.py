@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.config import SettingsError, load_settings
+from bot.logs import configure
 
 
 def event_loop_runner() -> Callable[[Coroutine[Any, Any, None]], None]:
@@ -28,10 +28,7 @@ def main() -> int:
     except SettingsError as exc:
         sys.stderr.write(f"nardy bot: configuration error: {exc}\n")
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure(settings.log_level, settings.log_format)
     from bot.app import run
 
     with contextlib.suppress(KeyboardInterrupt):

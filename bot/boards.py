@@ -94,13 +94,24 @@ class Boards:
     """Sends and edits the messages that show games."""
 
     def __init__(
-        self, bot: Bot, store: storage.Storage, outbox: Outbox, painter: Painter | None = None
+        self,
+        bot: Bot,
+        store: storage.Storage,
+        outbox: Outbox,
+        painter: Painter | None = None,
+        *,
+        sole_writer: bool = True,
     ) -> None:
+        """``sole_writer`` False: other processes send boards of the same games (several
+        workers on one database), so the stored list of a game's messages is read every time
+        instead of remembered."""
         self.bot = bot
         self.store = store
         self.outbox = outbox
         self.painter = painter or Painter(0)
-        self._messages: Recent[int, list[storage.GameMessage]] = Recent(4096)
+        self._messages: Recent[int, list[storage.GameMessage]] = Recent(
+            4096, max_age=None if sole_writer else 0
+        )
 
     # ---- which messages ---------------------------------------------------------------------
 
@@ -183,7 +194,7 @@ class Boards:
 
         Skipped if a newer state of the message was asked for meanwhile; a message the user
         deleted is sent again."""
-        ticket = self.outbox.ticket(target.chat_id, message_id)
+        ticket = await self.outbox.ticket(target.chat_id, message_id)
         call: Callable[[], Awaitable[object]]
         if picture:
             media = InputMediaPhoto(
@@ -227,9 +238,9 @@ class Boards:
 
     # ---- notices ------------------------------------------------------------------------
 
-    def shown(self, game_id: int, version: int) -> None:
+    async def shown(self, game_id: int, version: int) -> None:
         """The game is being shown at ``version``: notices made for older versions are stale."""
-        self.outbox.shown(game_id, version)
+        await self.outbox.shown(game_id, version)
 
     async def notice(
         self,
@@ -347,7 +358,7 @@ class Boards:
         """Show ``board`` in the open picker (skipped if a newer state was asked for
         meanwhile); PickerFailed when it is gone (expired, deleted) or refused."""
         key = ("ephemeral", picker.receiver, picker.ephemeral_id)
-        ticket = self.outbox.ticket(picker.chat_id, key)
+        ticket = await self.outbox.ticket(picker.chat_id, key)
         where = {
             "chat_id": picker.chat_id,
             "receiver_user_id": picker.receiver,

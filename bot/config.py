@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     database_url: SecretStr | None = Field(None, alias="DATABASE_URL")
     telegram_api_base: str | None = Field(None, alias="TELEGRAM_API_BASE")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", alias="LOG_LEVEL")
+    log_format: Literal["text", "json"] = Field("text", alias="LOG_FORMAT")
+    redis_url: SecretStr | None = Field(None, alias="REDIS_URL")
+    shutdown_timeout: float = Field(30.0, alias="SHUTDOWN_TIMEOUT", ge=0, le=600)
     webhook_url: str | None = Field(None, alias="WEBHOOK_URL")
     webhook_secret: SecretStr | None = Field(None, alias="WEBHOOK_SECRET")
     webhook_host: str = Field("0.0.0.0", alias="WEBHOOK_HOST")
@@ -58,8 +61,18 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
     @field_validator(
-        "telegram_api_base", "webhook_url", "database_url", "media_chat_id", mode="before"
+        "telegram_api_base",
+        "webhook_url",
+        "database_url",
+        "redis_url",
+        "media_chat_id",
+        mode="before",
     )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
@@ -94,6 +107,15 @@ class Settings(BaseSettings):
             raise ValueError("DATABASE_URL must be a postgresql://user:password@host/db URL")
         return value
 
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise ValueError("REDIS_URL must be a redis://[:password@]host:port/db URL")
+        return value
+
     @property
     def use_webhook(self) -> bool:
         return bool(self.webhook_url)
@@ -104,6 +126,13 @@ class Settings(BaseSettings):
         if self.database_url is not None:
             return self.database_url.get_secret_value()
         return self.database_path
+
+    @property
+    def sole_writer(self) -> bool:
+        """Whether this process is the only one writing the database: SQLite is for one bot
+        process; several workers may share a PostgreSQL database, so with one every cache of
+        stored state is checked against the database (or not kept) instead of trusted."""
+        return self.database_url is None
 
 
 def env_file() -> Path:

@@ -118,7 +118,7 @@ class InlineBoards:
         """Show ``board`` in the inline message: the picture too (by file id) unless
         ``picture`` is False or no chat could take its upload. Raises :class:`InlineLost`."""
         key = budget_key(inline_message_id)
-        ticket = self.outbox.ticket(key, 0)
+        ticket = await self.outbox.ticket(key, 0)
         file_id = None
         if picture:
             file_id = await self.file_id(board.position, board.options, uploaders)

@@ -12,10 +12,14 @@ from storage.recent import Recent
 
 
 class Languages:
-    def __init__(self, players: Players, chats: Chats, limit: int = 100_000) -> None:
+    def __init__(
+        self, players: Players, chats: Chats, limit: int = 100_000, *, max_age: float | None = None
+    ) -> None:
+        """``max_age``: seconds a language is believed once read (set it when other workers
+        may change it with /lang)."""
         self.players = players
         self.chats = chats
-        self._cache: Recent[int, str] = Recent(limit)
+        self._cache: Recent[int, str] = Recent(limit, max_age=max_age)
 
     def remember(self, chat_id: int, lang: str) -> None:
         self._cache[chat_id] = lang

@@ -21,13 +21,14 @@ from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.flags import get_flag
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 
 from bot import refusals
 from bot.callbacks import GameCB
 from bot.languages import Languages
 from bot.texts import DEFAULT_LANG, normalise_lang
-from gameplay import Actor, ChatKind, GameService, Place, Refused
+from gameplay import Actor, ChatKind, GameService, Place, Refusal, Refused
 from storage.recent import Recent
 
 log = logging.getLogger(__name__)
@@ -154,6 +155,26 @@ class GameTap(BaseMiddleware):
                 check=need != "load",
             )
         except Refused as refused:
-            await refusals.answer_tap(event, data.get("lang", DEFAULT_LANG), refused)
+            await self._refused(event, cb, data, refused)
             return None
         return await handler(event, data)
+
+    async def _refused(
+        self, event: CallbackQuery, cb: GameCB, data: dict[str, Any], refused: Refused
+    ) -> None:
+        """Answer the refusal. A tap the board has outgrown may also be a redelivery of a tap
+        that was saved (its worker died before showing it, and the redelivery reached another
+        one): if its update was processed already, the boards are shown as stored, which the
+        worker that saved it could not do."""
+        update_id = data.get("update_id")
+        stale = refused.refusal in (Refusal.OUTDATED, Refusal.GAME_OVER)
+        try:
+            await refusals.answer_tap(event, data.get("lang", DEFAULT_LANG), refused)
+        except TelegramBadRequest:
+            if not stale:  # "query is too old": a redelivered tap, answered before
+                raise
+        # An outdated tap changes nothing, so claiming its update costs nothing.
+        if stale and update_id is not None and not await self.games.claim_update(update_id):
+            shows = data.get("shows")
+            if shows is not None:
+                await shows.show_stored(cb.game)

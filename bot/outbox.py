@@ -14,11 +14,16 @@ Ephemeral messages (a group member's private move picker, private answers in a g
 seen by one person and are not the group's messages: they have their own budget per chat
 (``kind="ephemeral"``), so a mover's taps never eat into the group's 20 a minute, and a 429
 on them pauses only that budget (a 429 on the group's messages pauses the group's two).
+
+Several workers of one bot share all of that through Redis (:mod:`bot.shared`: Telegram's
+limits are per bot); without it, or for a call made while Redis does not answer, the budgets
+and records of this process are used.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
 from collections import OrderedDict, deque
@@ -29,6 +34,7 @@ from typing import Protocol, TypeVar
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 
 from bot.private import private_to
+from bot.shared import RedisShared, SharedUnavailable, Spec
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -129,6 +135,12 @@ class Window:
                 await _sleep(self.sent[0] + self.seconds - now)
 
 
+def _family(kind: str) -> str:
+    """Which of a chat's pauses a call of ``kind`` waits out after a 429: ephemeral calls
+    (seen by one member) have their own; everything else shares the chat's ("")."""
+    return "ephemeral" if kind == "ephemeral" else ""
+
+
 class Outbox:
     """Runs Bot API calls for a chat under that chat's budget, with retries."""
 
@@ -140,11 +152,14 @@ class Outbox:
         group_edit: tuple[float, float] = (20, 2.0),
         ephemeral: tuple[float, float] = (30, 10.0),
         max_retries: int = 3,
+        shared: RedisShared | None = None,
     ) -> None:
         """``private``, ``group_edit`` and ``ephemeral`` are token buckets, (burst, calls per
         second); ``group_send`` is (calls, per seconds): new messages in a group at
         Telegram's 20 a minute, edits (the board in place) faster, as edits are not
-        notifications; ephemeral calls (seen by one member) on their own."""
+        notifications; ephemeral calls (seen by one member) on their own.
+        ``shared``: the budgets and records all workers of the bot use (None: this process's)."""
+        self.shared = shared
         self._budgets: dict[tuple[int, str], Limiter] = {}
         self._private = private
         self._group_send = group_send
@@ -156,6 +171,7 @@ class Outbox:
         self._swept_at = _now()
         self.max_retries = max_retries
         self.retries = 0
+        self.shared_failures = 0
 
     def budget(self, chat_id: int, kind: str = "send") -> Limiter:
         key = (chat_id, "all" if chat_id > 0 and kind != "ephemeral" else kind)
@@ -166,14 +182,51 @@ class Outbox:
             self._budgets[key] = budget
         return budget
 
-    def _new_budget(self, chat_id: int, kind: str) -> Limiter:
+    def _spec(self, chat_id: int, kind: str) -> tuple[str, Spec]:
+        """The name and shape of the budget a call of ``kind`` in the chat is counted in."""
         if kind == "ephemeral":
-            return Budget(*self._ephemeral)
+            return "ephemeral", Spec("bucket", self._ephemeral[0], rate=self._ephemeral[1])
         if chat_id > 0:
-            return Budget(*self._private)
+            return "all", Spec("bucket", self._private[0], rate=self._private[1])
         if kind == "send":
-            return Window(*self._group_send)
-        return Budget(*self._group_edit)
+            return "send", Spec("window", self._group_send[0], seconds=self._group_send[1])
+        return "edit", Spec("bucket", self._group_edit[0], rate=self._group_edit[1])
+
+    async def _take(self, chat_id: int, kind: str) -> None:
+        """Wait for the chat's budget: the shared one when there is one (this process's
+        callers of one budget queue behind its local lock, so they ask Redis one at a time),
+        else, or if Redis fails, this process's own."""
+        budget = self.budget(chat_id, kind)
+        if self.shared is not None:
+            name, spec = self._spec(chat_id, kind)
+            async with budget.lock:
+                while True:
+                    try:
+                        wait = await self.shared.take(chat_id, name, spec, _family(kind))
+                    except SharedUnavailable as exc:
+                        self._shared_failed(exc)
+                        break
+                    budget.stamp = _now()
+                    if wait <= 0:
+                        return
+                    await _sleep(wait)
+        await budget.take()
+
+    def _shared_failed(self, exc: Exception) -> None:
+        self.shared_failures += 1
+        if self.shared_failures == 1 or self.shared_failures % 100 == 0:
+            log.warning(
+                "shared send budgets unavailable (%s); using this process's (%d times)",
+                exc,
+                self.shared_failures,
+            )
+
+    def _new_budget(self, chat_id: int, kind: str) -> Limiter:
+        """This process's budget of the shape :meth:`_spec` names (one source for both)."""
+        _, spec = self._spec(chat_id, kind)
+        if spec.kind == "window":
+            return Window(int(spec.limit), spec.seconds)
+        return Budget(spec.limit, spec.rate)
 
     def _sweep(self) -> None:
         """Forget the budgets of chats quiet for a while (a new one starts full, which is
@@ -188,8 +241,17 @@ class Outbox:
             if idle and not budget.lock.locked():
                 del self._budgets[key]
 
-    def ticket(self, chat_id: int, message_id: Hashable) -> int:
-        """A number for a new wanted state of a message; later requests get larger ones."""
+    async def ticket(self, chat_id: int, message_id: Hashable) -> int:
+        """A number for a new wanted state of a message (a board's id, or a picker's key);
+        later requests (by any worker, when shared) get larger ones."""
+        if self.shared is not None:
+            try:
+                return await self.shared.ticket(chat_id, message_id)
+            except SharedUnavailable as exc:
+                self._shared_failed(exc)
+        return self._local_ticket(chat_id, message_id)
+
+    def _local_ticket(self, chat_id: int, message_id: Hashable) -> int:
         self._counter += 1
         key = (chat_id, message_id)
         self._latest[key] = self._counter
@@ -199,22 +261,38 @@ class Outbox:
             self._latest.popitem(last=False)
         return self._counter
 
-    def overtaken(self, chat_id: int, message_id: Hashable, ticket: int) -> bool:
+    async def overtaken(self, chat_id: int, message_id: Hashable, ticket: int) -> bool:
         """Whether a newer state of the message was requested after ``ticket``."""
+        if self.shared is not None:
+            try:
+                return await self.shared.latest_ticket(chat_id, message_id) > ticket
+            except SharedUnavailable as exc:
+                self._shared_failed(exc)
         return self._latest.get((chat_id, message_id), -1) > ticket
 
-    def shown(self, subject: Hashable, version: int) -> None:
+    async def shown(self, subject: Hashable, version: int) -> None:
         """Record that ``subject`` (a game) is now being shown at ``version``."""
+        if self.shared is not None:
+            try:
+                await self.shared.shown(subject, version)
+            except SharedUnavailable as exc:
+                self._shared_failed(exc)
         if self._versions.get(subject, -1) < version:
             self._versions[subject] = version
         self._versions.move_to_end(subject)
         while len(self._versions) > MAX_TICKETS:
             self._versions.popitem(last=False)
 
-    def moved_on(self, subject: Hashable, version: int) -> bool:
+    async def moved_on(self, subject: Hashable, version: int) -> bool:
         """Whether ``subject`` has been shown at a version newer than ``version`` — a notice
         made for ``version`` (``skip=lambda: outbox.moved_on(game, version)``) is then
         stale."""
+        if self.shared is not None:
+            try:
+                newest = await self.shared.shown_version(subject)
+                return newest is not None and newest > version
+            except SharedUnavailable as exc:
+                self._shared_failed(exc)
         return self._versions.get(subject, version) > version
 
     async def run(
@@ -222,21 +300,25 @@ class Outbox:
         chat_id: int,
         call: Callable[[], Awaitable[T]],
         *,
-        skip: Callable[[], bool] | None = None,
+        skip: Callable[[], bool | Awaitable[bool]] | None = None,
         kind: str = "send",
     ) -> T | None:
         """Run ``call`` when the chat's budget allows; None if skipped or "not modified".
 
-        Other Telegram errors propagate to the caller, which knows what they mean for it.
+        ``skip`` (a function, or a coroutine function) is asked once the budget allows the
+        call. Other Telegram errors propagate to the caller, which knows what they mean for it.
         """
         if kind == "send" and private_to(chat_id) is not None:
             kind = "ephemeral"  # a private answer in a group (bot.private): not the group's
-        budget = self.budget(chat_id, kind)
         attempt = 0
         while True:
-            await budget.take()
-            if skip is not None and skip():
-                return None
+            await self._take(chat_id, kind)
+            if skip is not None:
+                skipping = skip()
+                if inspect.isawaitable(skipping):
+                    skipping = await skipping
+                if skipping:
+                    return None
             try:
                 return await call()
             except TelegramRetryAfter as exc:
@@ -244,11 +326,16 @@ class Outbox:
                 self.retries += 1
                 wait = float(exc.retry_after)
                 until = _now() + wait
-                family = ("ephemeral",) if kind == "ephemeral" else ("all", "send", "edit")
-                for key in ((chat_id, name) for name in family):
+                names = ("ephemeral",) if kind == "ephemeral" else ("all", "send", "edit")
+                for key in ((chat_id, name) for name in names):
                     if key in self._budgets:
                         limiter = self._budgets[key]
                         limiter.paused_until = max(limiter.paused_until, until)
+                if self.shared is not None:
+                    try:
+                        await self.shared.pause(chat_id, wait, _family(kind))
+                    except SharedUnavailable as exc:
+                        self._shared_failed(exc)
                 log.warning("429 in chat %s: waiting %.1fs (attempt %d)", chat_id, wait, attempt)
                 if attempt > self.max_retries:
                     raise

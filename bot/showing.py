@@ -36,7 +36,7 @@ from bot.outbox import Outbox
 from bot.presenter import ChatView, board_view, mention, short_name
 from bot.texts import h, t
 from engine import Phase, Side
-from gameplay import GameService, PickerWay, Snapshot, turn_key
+from gameplay import GameService, PickerWay, Refused, Snapshot, turn_key
 from storage.recent import Recent
 
 log = logging.getLogger(__name__)
@@ -141,7 +141,7 @@ class Shows:
     async def update(self, snap: Snapshot, *, actor_user_id: int | None) -> None:
         """Edit every board of the game to show ``snap``, start the next game of a match,
         and tell the person who must act now."""
-        self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
+        await self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
         await self._close_stale_picker(snap)
         targets = await self.boards.targets(snap.game_id)
         for target, message_id in targets:
@@ -160,6 +160,23 @@ class Shows:
             return
         await self.notify(snap, actor_user_id=actor_user_id)
 
+    async def show_stored(self, game_id: int) -> None:
+        """Edit every board of the game to its stored state (after a redelivered update that
+        had been saved: the worker that saved it may not have shown it). Boards only: no
+        notice and no next game is sent from here, so a redelivery never doubles a message."""
+        try:
+            snap = await self.games.load(game_id, fresh=True)
+        except Refused:
+            return
+        await self.boards.shown(snap.game_id, snap.version)
+        for target, message_id in await self.boards.targets(snap.game_id):
+            try:
+                await self.boards.edit(
+                    snap.game_id, target, message_id, await self.board(snap, target)
+                )
+            except ChatGone as gone:
+                await self.blocked(snap, gone.target)
+
     async def pick(
         self, snap: Snapshot, target: Target, message_id: int, point: int | None
     ) -> None:
@@ -177,7 +194,7 @@ class Shows:
     async def refresh(self, snap: Snapshot) -> None:
         """Edit every board's caption and buttons, not its picture (the position is the
         same): the move clock ran out, or the game ended without a move."""
-        self.boards.shown(snap.game_id, snap.version)
+        await self.boards.shown(snap.game_id, snap.version)
         await self._close_stale_picker(snap)
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
@@ -364,7 +381,7 @@ class Shows:
         picker shows it (the selected point and its destinations drawn); when the turn is
         over the picker closes and the shared board shows the play, once."""
         turn = turn_of(snap)
-        self.boards.shown(snap.game_id, snap.version)  # the mover started: notices are stale
+        await self.boards.shown(snap.game_id, snap.version)  # the mover started: notices are stale
         if snap.active and snap.game.phase is Phase.MOVE and turn == turn_before:
             board = await self.picker_board(snap, picker.receiver, pick)
             try:

@@ -118,10 +118,14 @@ class ChatDefaults:
 class Chats:
     """Chats by id: registered once per process, their defaults for new games cached."""
 
-    def __init__(self, store: storage.Storage, limit: int = 100_000) -> None:
+    def __init__(
+        self, store: storage.Storage, limit: int = 100_000, *, max_age: float | None = None
+    ) -> None:
+        """``max_age``: seconds a chat's defaults are believed once read (None: until this
+        process changes them; set it when other processes may change them too)."""
         self.store = store
         self._registered: Recent[int, bool] = Recent(limit)
-        self._defaults: Recent[int, ChatDefaults] = Recent(limit)
+        self._defaults: Recent[int, ChatDefaults] = Recent(limit, max_age=max_age)
 
     async def seen(self, chat_id: int, chat_type: str, title: str | None = None) -> None:
         if self._registered.get(chat_id) is None:

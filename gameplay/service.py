@@ -77,6 +77,11 @@ ORDER_OF_PLAY: dict[Reason, Refusal] = {
     Reason.WRONG_PHASE: Refusal.WRONG_PHASE,
 }
 DEFAULT_LEVEL = "medium"
+#: How often a typed action that lost a race is decided again on the newer state.
+ACT_RETRIES = 2
+#: Seconds a chat's settings or language, once read, are believed when other processes may
+#: change them (several workers on one database).
+SHARED_MAX_AGE = 5.0
 # A match to many points has more games; more than this is not a real match.
 MATCH_GAMES_LIMIT = 200
 
@@ -178,7 +183,15 @@ class Hints:
 
 
 class GameService:
-    """Game actions with per-game locks (one process) and optimistic versions (always)."""
+    """Game actions with per-game locks (one process) and optimistic versions (always).
+
+    ``sole_writer`` False: other processes write the same database (several bot workers on
+    PostgreSQL). The per-game lock then only orders this process's own actions; the stored
+    version is what serialises them all (a save from an older version fails, and the person is
+    told the board is outdated, never that it was applied twice). Every load reads the stored
+    row, so a game another worker moved on is seen at once; the cache still saves parsing its
+    state when the row's version is the remembered one.
+    """
 
     def __init__(
         self,
@@ -191,8 +204,10 @@ class GameService:
         cache_size: int = 4096,
         clock: Callable[[], datetime] | None = None,
         abandon_after: timedelta = clocks.ABANDON_AFTER,
+        sole_writer: bool = True,
     ) -> None:
         self.store = store
+        self.sole_writer = sole_writer
         # The moment move clocks count from; the store's clock must be the same one (tests
         # inject one clock into both and advance it instead of sleeping).
         self.clock = clock or (lambda: datetime.now(UTC))
@@ -205,7 +220,8 @@ class GameService:
         self._server_seed = new_server_seed if rng is None else lambda: self.rng.randbytes(32)
         self.ai = ai
         self.players = players or Players(store)
-        self.chats = chats or Chats(store)
+        # Another worker may change a chat's settings: believe what was read for a few seconds.
+        self.chats = chats or Chats(store, max_age=None if sole_writer else SHARED_MAX_AGE)
         self.cache = GameCache(cache_size)
         self._inline_lost: Recent[str, bool] = Recent(cache_size)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -269,7 +285,7 @@ class GameService:
 
     async def load(self, game_id: int, *, fresh: bool = False) -> Snapshot:
         """The game, from memory unless ``fresh``; Refused(GAME_NOT_FOUND) if there is none."""
-        cached = None if fresh else self.cache.get(game_id)
+        cached = None if fresh or not self.sole_writer else self.cache.get(game_id)
         if cached is not None:
             return await self.snapshot(*cached, remember=False)
         try:
@@ -493,9 +509,23 @@ class GameService:
         version: int | None = None,
         update_id: int | None = None,
     ) -> Outcome:
-        """:meth:`decide` and :meth:`commit` at once, for callers with nobody to answer early."""
-        decision = await self.decide(actor, action, game_id=game_id, version=version)
-        return await self.commit(decision, update_id=update_id)
+        """:meth:`decide` and :meth:`commit` at once, for callers with nobody to answer early.
+
+        An action without a version (a typed move: it means "on the game as it is now") that
+        loses a race to another writer is decided again on the newer state, a few times, rather
+        than refused as outdated; the engine judges it afresh, so it is applied once or refused
+        for a reason that holds now."""
+        for attempt in range(ACT_RETRIES + 1):
+            decision = await self.decide(actor, action, game_id=game_id, version=version)
+            try:
+                return await self.commit(decision, update_id=update_id)
+            except Refused as refused:
+                if version is not None or refused.refusal is not Refusal.OUTDATED:
+                    raise
+                if attempt == ACT_RETRIES:
+                    raise
+                log.info("game %s moved on under a typed action; deciding again", game_id)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def _settle(
         self,

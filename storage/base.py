@@ -95,6 +95,11 @@ class Storage(abc.ABC):
     async def backup(self, target: str | Path) -> None:
         """Write a consistent copy of the whole database to ``target`` while the bot runs."""
 
+    @abc.abstractmethod
+    async def ping(self) -> None:
+        """Ask the database a trivial question; raises a :class:`StorageError` if it does not
+        answer (a health check)."""
+
     # -- users and chats ---------------------------------------------------------------------
 
     @abc.abstractmethod

@@ -134,6 +134,9 @@ class SqlRepository(Storage):
     def _now(self) -> int:
         return to_us(self._clock())
 
+    async def ping(self) -> None:
+        await self._fetch_one("SELECT 1 AS one", ())
+
     # == writes =================================================================================
 
     # -- users and chats ----------------------------------------------------------------------

@@ -93,3 +93,44 @@ async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
 # ============================================================================================
 # END PostgreSQL fixtures
 # ============================================================================================
+
+
+# ============================================================================================
+# BEGIN Redis fixtures (owner: tests/redis_server.py, bot/shared.py)
+# ============================================================================================
+from tests.redis_server import RedisServer, RedisUnavailable  # noqa: E402
+
+_redis_namespaces = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """One real Redis server for the whole session, on loopback. Without ``redis-server`` the
+    tests that need it fail in CI (shared send budgets must really be tested), else skip."""
+    try:
+        server = RedisServer().start()
+    except RedisUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must test the shared send budgets: {exc}", pytrace=False)
+        pytest.skip(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The session's Redis server; tests keep apart by a namespace of their own
+    (``redis_namespace``)."""
+    return redis_server.url()
+
+
+@pytest.fixture
+def redis_namespace() -> str:
+    return f"test{os.getpid()}x{next(_redis_namespaces)}"
+
+
+# ============================================================================================
+# END Redis fixtures
+# ============================================================================================

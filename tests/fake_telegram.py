@@ -588,6 +588,16 @@ class _QueuedUpdate:
     payload: dict[str, Any]
     redelivered: bool = False
     delivered: bool = False
+    sending: bool = False  # a webhook POST of it is in flight
+
+
+@dataclass(slots=True)
+class _Webhook:
+    """What ``setWebhook`` registered."""
+
+    url: str
+    secret_token: str | None
+    max_connections: int
 
 
 @dataclass(slots=True)
@@ -1171,6 +1181,22 @@ class FakeTelegram(InlineMode):
         self._port: int | None = None
         self._closing = False
 
+        # Webhook mode (setWebhook): updates are POSTed instead of waiting for getUpdates.
+        self.webhook: _Webhook | None = None
+        #: Test-side stand-in for a load balancer: base URLs ("http://127.0.0.1:8081") that
+        #: webhook deliveries go to in turn (the registered URL's path kept); a failed delivery
+        #: is retried on the next one.  None: deliver to the registered URL itself.
+        self.webhook_upstreams: list[str] | None = None
+        #: Seconds between attempts to deliver an update a webhook did not confirm.
+        self.webhook_retry_delay = 0.2
+        self.webhook_deliveries = 0
+        self.webhook_failures = 0
+        self._webhook_task: asyncio.Task[None] | None = None
+        self._webhook_stopping = False
+        self._webhook_wake = asyncio.Event()
+        self._webhook_turn = itertools.count()
+        self._slow: dict[str, deque[float]] = {}
+
         self._init_inline()
         handlers: dict[str, Handler] = {
             "answerInlineQuery": self._m_answer_inline_query,
@@ -1179,6 +1205,7 @@ class FakeTelegram(InlineMode):
             "close": self._m_true,
             "getUpdates": self._m_get_updates,
             "deleteWebhook": self._m_delete_webhook,
+            "setWebhook": self._m_set_webhook,
             "getWebhookInfo": self._m_get_webhook_info,
             "sendMessage": self._m_send_message,
             "sendPhoto": self._m_send_photo,
@@ -1253,6 +1280,7 @@ class FakeTelegram(InlineMode):
             return
         self._closing = True
         self._wake_poller("closing")
+        await self._stop_webhook()
         runner, self._runner = self._runner, None
         await runner.cleanup()
 
@@ -1401,6 +1429,11 @@ class FakeTelegram(InlineMode):
                 description = _DEFAULT_DESCRIPTIONS.get(error_code, "Error")
         failure = _Failure(error_code, description, retry_after if error_code == 429 else None)
         self._failures.setdefault(method.lower(), deque()).extend([failure] * times)
+
+    def slow_next(self, method: str, seconds: float, *, times: int = 1) -> None:
+        """Make the next ``times`` calls of ``method`` take ``seconds`` before they are
+        answered (an update whose handling is in flight for a while)."""
+        self._slow.setdefault(method.lower(), deque()).extend([seconds] * times)
 
     def script_dice(self, *values: int) -> None:
         """Queue exact values for the next ``sendDice`` calls."""
@@ -1564,6 +1597,18 @@ class FakeTelegram(InlineMode):
         self._action_mark = self._call_seq
         self._wake_poller("update")
         self._touch()
+
+    def update_id_of(self, query_id: str) -> int:
+        """The update that carried callback query ``query_id`` (to redeliver it)."""
+        for update_id, payload in self._update_archive.items():
+            if payload.get("callback_query", {}).get("id") == query_id:
+                return update_id
+        raise LookupError(f"no update carried callback query {query_id}")
+
+    def query_answered(self, query_id: str) -> bool:
+        """Whether the bot answered callback query ``query_id``."""
+        query = self._queries.get(query_id)
+        return query is not None and query.answered
 
     async def inject_update(self, update: dict[str, Any]) -> int:
         """Queue a raw update body (without ``update_id``) for anything the helpers lack."""
@@ -1757,6 +1802,9 @@ class FakeTelegram(InlineMode):
                 if entry is None:
                     raise TelegramApiError(404, "Not Found")
                 params, files = await self._read_params(request)
+                slow = self._slow.get(method.lower())
+                if slow:
+                    await asyncio.sleep(slow.popleft())
                 self._raise_scripted_failure(method)
                 result = await entry[1](params, files)
                 body: dict[str, Any] = {"ok": True, "result": result}
@@ -1904,6 +1952,85 @@ class FakeTelegram(InlineMode):
     def _wake_poller(self, reason: str) -> None:
         if self._poller is not None and not self._poller.done():
             self._poller.set_result(reason)
+        self._webhook_wake.set()
+
+    # ---------------------------------------------------------------- webhook delivery
+
+    async def _stop_webhook(self) -> None:
+        task, self._webhook_task = self._webhook_task, None
+        if task is not None:
+            # The flag as well as the cancellation: Python 3.11's wait_for can swallow a
+            # cancellation that arrives as its wait ends.
+            self._webhook_stopping = True
+            self._webhook_wake.set()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _deliver_webhooks(self) -> None:
+        """POST every queued update to the webhook, at most ``max_connections`` at once, as
+        Telegram does: an update is confirmed (removed from the queue) by a 2xx answer only;
+        a refused connection, an error status or a dropped connection (a worker killed in the
+        middle) leaves it queued, and it is delivered again after ``webhook_retry_delay``."""
+        import aiohttp
+
+        running: set[asyncio.Task[None]] = set()
+        timeout = aiohttp.ClientTimeout(total=120)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            try:
+                while self.webhook is not None and not self._webhook_stopping:
+                    self._webhook_wake.clear()
+                    hook = self.webhook
+                    for entry in list(self._queue):
+                        if len(running) >= hook.max_connections:
+                            break
+                        if entry.sending:
+                            continue
+                        entry.sending = True
+                        entry.delivered = True
+                        task = asyncio.create_task(self._post_update(session, hook, entry))
+                        running.add(task)
+                        task.add_done_callback(running.discard)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._webhook_wake.wait(), 1.0)
+            finally:
+                for task in running:
+                    task.cancel()
+                await asyncio.gather(*running, return_exceptions=True)
+
+    def _webhook_target(self, hook: _Webhook) -> str:
+        if not self.webhook_upstreams:
+            return hook.url
+        parts = urllib.parse.urlsplit(hook.url)
+        base = self.webhook_upstreams[next(self._webhook_turn) % len(self.webhook_upstreams)]
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        return base.rstrip("/") + path
+
+    async def _post_update(self, session: Any, hook: _Webhook, entry: _QueuedUpdate) -> None:
+        import aiohttp
+
+        headers = {}
+        if hook.secret_token:
+            headers["X-Telegram-Bot-Api-Secret-Token"] = hook.secret_token
+        ok = False
+        try:
+            async with session.post(
+                self._webhook_target(hook), json=entry.payload, headers=headers
+            ) as answer:
+                await answer.read()
+                ok = 200 <= answer.status < 300
+        except (aiohttp.ClientError, OSError, TimeoutError):
+            ok = False
+        self.webhook_deliveries += 1
+        if ok:
+            with contextlib.suppress(ValueError):
+                self._queue.remove(entry)
+            self._touch()
+            return
+        self.webhook_failures += 1
+        await asyncio.sleep(self.webhook_retry_delay)
+        entry.sending = False
+        self._webhook_wake.set()
 
     def _confirm(self, offset: int) -> None:
         if offset < 0:
@@ -2272,6 +2399,12 @@ class FakeTelegram(InlineMode):
         }
 
     async def _m_get_updates(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        if self.webhook is not None:
+            raise TelegramApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; "
+                "use deleteWebhook to delete the webhook first",
+            )
         offset = params.get("offset")
         limit = min(max(int(params.get("limit") or 100), 1), 100)
         timeout = max(float(params.get("timeout") or 0), 0.0)
@@ -2293,7 +2426,35 @@ class FakeTelegram(InlineMode):
             raise TelegramApiError(409, CONFLICT)
         return self._take_batch(offset, limit)
 
+    async def _m_set_webhook(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        url = str(params.get("url") or "")
+        if not url:
+            await self._stop_webhook()
+            self.webhook = None
+            return True
+        if not url.startswith("https://"):
+            raise _bad("Bad Request: bad webhook: An HTTPS URL must be provided for webhook")
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise _bad("Bad Request: secret token contains unallowed characters")
+        connections = int(params.get("max_connections") or 40)
+        if not 1 <= connections <= 100:
+            raise _bad("Bad Request: bad webhook: max_connections must be between 1 and 100")
+        if params.get("drop_pending_updates"):
+            self._queue.clear()
+        self.webhook = _Webhook(url, None if secret is None else str(secret), connections)
+        self._wake_poller("conflict")  # a long poll in progress ends with 409
+        if self._webhook_task is None or self._webhook_task.done():
+            self._webhook_stopping = False
+            self._webhook_task = asyncio.create_task(self._deliver_webhooks())
+        self._webhook_wake.set()
+        return True
+
     async def _m_delete_webhook(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        await self._stop_webhook()
+        self.webhook = None
+        for entry in self._queue:
+            entry.sending = False
         if params.get("drop_pending_updates"):
             self._queue.clear()
             self._touch()
@@ -2301,7 +2462,15 @@ class FakeTelegram(InlineMode):
 
     async def _m_get_webhook_info(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
         pending = len(self._queue)
-        return {"url": "", "has_custom_certificate": False, "pending_update_count": pending}
+        url = self.webhook.url if self.webhook is not None else ""
+        info: dict[str, Any] = {
+            "url": url,
+            "has_custom_certificate": False,
+            "pending_update_count": pending,
+        }
+        if self.webhook is not None:
+            info["max_connections"] = self.webhook.max_connections
+        return info
 
     async def _m_send_message(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
         chat = self._target_chat(params)

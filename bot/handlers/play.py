@@ -258,6 +258,9 @@ async def act(
         except TelegramBadRequest as exc:  # e.g. too late: the board must still change
             log.warning("could not answer a tap in game %s: %s", callback_data.game, exc)
     if outcome.snap is None:
+        # Saved before: a redelivery, perhaps because the worker that saved it died before it
+        # showed the result. Show the stored game (boards only; the notice went or is lost).
+        await shows.show_stored(callback_data.game)
         return
     if callback_data.a is Act.RESIGN_YES and isinstance(query.message, Message):
         confirm = query.message
@@ -422,6 +425,8 @@ async def typed(
         return
     if outcome.snap is not None:
         await shows.update(outcome.snap, actor_user_id=actor.user_id)
+    else:
+        await shows.show_stored(snap.game_id)  # saved before (a redelivery): show it, as a tap does
 
 
 async def _reply_once(

@@ -34,16 +34,16 @@ async def _ok() -> bool:
     return True
 
 
-def test_edit_numbers_are_kept_for_recent_messages_only() -> None:
+async def test_edit_numbers_are_kept_for_recent_messages_only() -> None:
     box = Outbox()
-    first = box.ticket(-1, 1)
+    first = await box.ticket(-1, 1)
     for message_id in range(2, outbox_module.MAX_TICKETS + 50):
-        box.ticket(-1, message_id)
+        await box.ticket(-1, message_id)
     assert len(box._latest) == outbox_module.MAX_TICKETS
-    assert not box.overtaken(-1, 1, first)  # forgotten: nothing newer is known
-    older = box.ticket(-2, 5)
-    box.ticket(-2, 5)
-    assert box.overtaken(-2, 5, older)
+    assert not await box.overtaken(-1, 1, first)  # forgotten: nothing newer is known
+    older = await box.ticket(-2, 5)
+    await box.ticket(-2, 5)
+    assert await box.overtaken(-2, 5, older)
 
 
 def test_recent_keeps_the_most_recently_used_entries() -> None:
@@ -115,7 +115,7 @@ async def test_a_notice_for_a_game_that_has_moved_on_is_dropped(
         return text
 
     game = ("game", 7)
-    box.shown(game, 3)
+    await box.shown(game, 3)
     await box.run(-1001, lambda: send("board"))  # uses the minute's only slot
     waiting = [
         asyncio.create_task(
@@ -126,13 +126,13 @@ async def test_a_notice_for_a_game_that_has_moved_on_is_dropped(
         ),
     ]
     await asyncio.sleep(0)
-    box.shown(game, 4)  # the player moved before the notice's turn came
-    box.shown(game, 2)  # an older state shown late does not undo that
+    await box.shown(game, 4)  # the player moved before the notice's turn came
+    await box.shown(game, 2)  # an older state shown late does not undo that
     results = await asyncio.gather(*waiting)
     assert results == [None, "other game"]
     assert sent == ["board", "other game"]
     assert clock.now >= 1_060.0
-    assert not box.moved_on(game, 4) and box.moved_on(game, 3)
+    assert not await box.moved_on(game, 4) and await box.moved_on(game, 3)
 
 
 async def test_ephemeral_calls_have_their_own_budget_and_their_own_429s(
@@ -171,10 +171,11 @@ async def test_ephemeral_calls_have_their_own_budget_and_their_own_429s(
     assert box.retries == 1
 
 
-def test_a_newer_picker_state_overtakes_an_older_pending_edit() -> None:
+async def test_a_newer_picker_state_overtakes_an_older_pending_edit() -> None:
     box = Outbox()
     key = ("ephemeral", 501, 3)  # (receiver, ephemeral message) as bot.boards numbers them
-    older = box.ticket(-5, key)
-    newer = box.ticket(-5, key)
-    assert box.overtaken(-5, key, older) and not box.overtaken(-5, key, newer)
-    assert not box.overtaken(-5, ("ephemeral", 502, 3), older)  # another member's picker
+    older = await box.ticket(-5, key)
+    newer = await box.ticket(-5, key)
+    assert await box.overtaken(-5, key, older)
+    assert not await box.overtaken(-5, key, newer)
+    assert not await box.overtaken(-5, ("ephemeral", 502, 3), older)  # another member's picker

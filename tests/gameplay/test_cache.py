@@ -98,17 +98,19 @@ async def test_a_stale_button_is_outdated_and_changes_nothing(
     assert (await here.load(game_id, fresh=True)).row.version == old_version + 1
 
 
-async def test_a_typed_move_on_a_stale_copy_fails_once_then_works(
+async def test_a_typed_move_on_a_stale_copy_is_judged_again_on_the_stored_game(
     two_services: tuple[GameService, GameService],
 ) -> None:
-    """Typed moves carry no version: the save's own version check catches the stale copy,
-    the copy is dropped, and the next attempt acts on the stored game."""
+    """Typed moves carry no version: the save's own version check catches the stale copy, the
+    copy is dropped and the move is decided again on the stored game — where this step (the
+    one the other process already played) is no longer legal, so it is refused for that
+    reason, not as "outdated"; the next move acts on the stored game."""
     here, elsewhere = two_services
     snap = await new_game(here)
     theirs = await step(elsewhere, snap, version=snap.row.version)
-    with pytest.raises(Refused) as caught:  # a step legal in the stale copy
+    with pytest.raises(Refused) as caught:  # a step legal in the stale copy only
         await step(here, snap, version=None, by=theirs)
-    assert caught.value.refusal is Refusal.OUTDATED
+    assert caught.value.refusal is Refusal.ILLEGAL
     ours = await step(here, theirs, version=None)
     assert ours.row.version == theirs.row.version + 1
     assert len(ours.game.turn.steps) == len(theirs.game.turn.steps) + 1

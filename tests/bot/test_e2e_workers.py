@@ -1,0 +1,373 @@
+"""Three webhook workers, real processes, one bot: nothing lost, nothing doubled.
+
+Three ``python -m tests.bot.worker_process`` workers (``python -m bot`` with generous send
+budgets) serve one token in webhook mode on a real PostgreSQL database with their budgets in a
+real Redis. The fake Bot API server delivers updates as webhooks, in turn to each worker (a
+round-robin load balancer; a failed delivery is retried on the next one, as nginx and Telegram
+do). Group games are played by buttons to the end, all at once, while
+
+* one worker is SIGKILLed in the middle of the run and started again later;
+* an update already handled is delivered again;
+* one button is tapped twice at once, the two taps reaching two different workers.
+
+Afterwards every game is finished, every move log is gapless, the statistics add up, every tap
+was answered, each group shows exactly one board, and every worker wrote JSON log lines.
+``NARDY_E2E_WORKER_GAMES`` sets how many games (default 4; the issue's run used more).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+import storage
+from bot.callbacks import Act, GameCB, LobbyAct, LobbyCB
+from tests.bot.harness import TOKEN, game_buttons, players_by_chat
+from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "e2e_workers_secret"
+GAMES = int(os.environ.get("NARDY_E2E_WORKER_GAMES", "4"))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Worker:
+    """One bot worker process on its own port, its log in a file."""
+
+    name: str
+    port: int
+    env: dict[str, str]
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+    starts: int = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the child keeps it open
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.bot.worker_process"],
+            cwd=ROOT,
+            env={**self.env, "WEBHOOK_PORT": str(self.port), "WORKER_NAME": self.name},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        log.close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def healthy(self, timeout: float = 90.0) -> dict[str, object]:
+        deadline = time.monotonic() + timeout
+        async with aiohttp.ClientSession() as session:
+            while time.monotonic() < deadline:
+                assert self.process is not None and self.process.poll() is None, self.log_tail()
+                with contextlib.suppress(aiohttp.ClientError, OSError):
+                    async with session.get(f"{self.url}/healthz") as answer:
+                        if answer.status == 200:
+                            return await answer.json()
+                await asyncio.sleep(0.2)
+        raise TimeoutError(f"{self.name} not healthy:\n{self.log_tail()}")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+
+    def stop(self) -> int:
+        """SIGTERM, as an orchestrator stops a container; the exit code."""
+        if self.process is None or self.process.poll() is not None:
+            return self.process.returncode if self.process is not None else 0
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(30)
+            return -9
+
+    def log_tail(self, lines: int = 40) -> str:
+        if not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+@contextlib.asynccontextmanager
+async def workers(
+    tg: FakeTelegram, database: str, redis: str, tmp: Path, count: int = 3
+) -> AsyncIterator[list[Worker]]:
+    env = {
+        **os.environ,
+        "BOT_TOKEN": TOKEN,
+        "DATABASE_URL": database,
+        "REDIS_URL": redis,
+        "TELEGRAM_API_BASE": tg.base_url,
+        "WEBHOOK_URL": "https://bot.example.org",
+        "WEBHOOK_SECRET": SECRET,
+        "WEBHOOK_HOST": "127.0.0.1",
+        "RENDER_PROCESSES": "0",
+        "LOG_FORMAT": "json",
+        "LOG_LEVEL": "INFO",
+        "SHUTDOWN_TIMEOUT": "20",
+        # These games are played on the group board's own buttons (the fallback pickers have).
+        "GROUP_PICKER": "false",
+    }
+    env.pop("PYTHONPATH", None)
+    crew = [Worker(f"w{i}", _free_port(), env, tmp / f"w{i}.log") for i in range(1, count + 1)]
+    tg.webhook_upstreams = [w.url for w in crew]
+    try:
+        for worker in crew:
+            worker.start()
+        for worker in crew:
+            await worker.healthy()
+        yield crew
+    finally:
+        for worker in crew:
+            worker.stop()
+
+
+@dataclass
+class Tally:
+    taps: list[str] = field(default_factory=list)
+    redelivered: list[int] = field(default_factory=list)
+    double_taps: int = 0
+    finished: int = 0
+
+
+def _board(tg: FakeTelegram, chat: FakeChat) -> StoredMessage | None:
+    boards = [
+        m
+        for m in tg.messages[chat.id].values()
+        if m.from_bot and not m.deleted and m.media_kind == "photo"
+    ]
+    return boards[-1] if boards else None
+
+
+def _state(message: StoredMessage | None) -> tuple[object, ...]:
+    if message is None:
+        return ()
+    return (message.message_id, message.caption, json.dumps(message.reply_markup))
+
+
+async def _until(predicate, what: str, tg: FakeTelegram, chat: FakeChat, timeout: float = 60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        await asyncio.sleep(0.02)
+    tail = "\n".join(tg.transcript(chat).splitlines()[-20:])
+    raise AssertionError(f"{what} did not happen within {timeout} s in {chat.id}:\n{tail}")
+
+
+def _button(message: StoredMessage, prefix: str, act: object) -> str | None:
+    for row in message.buttons():
+        for button in row:
+            data = button.get("callback_data", "")
+            if data.startswith("l:") and prefix == "l:" and LobbyCB.unpack(data).a is act:
+                return data
+    return None
+
+
+async def play_game(
+    tg: FakeTelegram, index: int, tally: Tally, *, double_tap: bool, redeliver: bool
+) -> None:
+    """One group game by buttons, from /new to the end."""
+    rng = random.Random(index)
+    a = tg.user(20_000 + 2 * index, f"A{index}")
+    b = tg.user(20_001 + 2 * index, f"B{index}")
+    group = tg.group(-100_200 - index, f"Workers {index}")
+    players: dict[str, FakeUser] = {a.first_name: a, b.first_name: b}
+    await tg.send_text(group, a, "/new long" if index % 2 else "/new short")
+    lobby = await _until(
+        lambda: next(
+            (
+                m
+                for m in tg.messages[group.id].values()
+                if m.from_bot and _button(m, "l:", LobbyAct.JOIN)
+            ),
+            None,
+        ),
+        "the lobby",
+        tg,
+        group,
+    )
+    qid = await tg.tap(group, lobby.message_id, b, _button(lobby, "l:", LobbyAct.JOIN))
+    tally.taps.append(qid)
+    await _until(lambda: _board(tg, group), "the first board", tg, group)
+    doubled = redelivered = False
+    for _ in range(3000):
+        board = _board(tg, group)
+        assert board is not None
+        buttons = game_buttons(board)
+        if "🏆" in (board.caption or ""):  # one-game matches: the game is the match
+            tally.finished += 1
+            return
+        choice = None
+        for wanted in (Act.TAKE, Act.ROLL, Act.DONE, Act.MOVE, Act.PICK):
+            options = [d for _, cb, d in buttons if cb.a is wanted]
+            if options:
+                choice = rng.choice(options)
+                break
+        if choice is None:
+            await asyncio.sleep(0.05)  # nothing to tap yet (the board is being changed)
+            continue
+        who = players_by_chat(group, players, board)
+        before = _state(board)
+        qid = await tg.tap(group, board.message_id, who, choice)
+        tally.taps.append(qid)
+        changes = GameCB.unpack(choice).a is not Act.PICK
+        if double_tap and not doubled and changes and len(tally.taps) > 10:
+            # The same button again at once: the load balancer gives it to the next worker.
+            doubled = True
+            tally.double_taps += 1
+            tally.taps.append(await tg.tap(group, board.message_id, who, choice))
+        await _until(lambda qid=qid: tg.query_answered(qid), "the tap's answer", tg, group)
+        await _until(
+            lambda before=before: _state(_board(tg, group)) != before, "a board change", tg, group
+        )
+        if redeliver and not redelivered and changes and len(tally.taps) > 20:
+            redelivered = True
+            update_id = tg.update_id_of(qid)
+            tally.redelivered.append(update_id)
+            await tg.redeliver(update_id)
+    board = _board(tg, group)
+    tail = "\n".join(tg.transcript(group).splitlines()[-30:])
+    raise AssertionError(
+        f"game {index} did not end: {board.caption if board else None!r}, "
+        f"{board.button_labels() if board else None}\n{tail}"
+    )
+
+
+async def test_three_webhook_workers_one_killed_mid_run_lose_and_double_nothing(
+    postgres_url: str, redis_server, tmp_path: Path
+) -> None:
+    import redis.asyncio as redis
+
+    redis_url = redis_server.url(db=1)
+    client = redis.Redis.from_url(redis_url)
+    await client.flushdb()  # the workers' keys start clean (game ids restart per database)
+    await client.aclose()
+    async with FakeTelegram(
+        token=TOKEN, store_file_bytes=False, decode_images=False, history_limit=20_000
+    ) as tg:
+        tg.webhook_retry_delay = 0.1
+        async with workers(tg, postgres_url, redis_url, tmp_path) as crew:
+            assert tg.webhook is not None and tg.webhook.url.endswith("/telegram/webhook")
+            tally = Tally()
+
+            async def chaos() -> None:
+                """Kill the second worker once play is under way; start it again later."""
+                await _wait_for(lambda: len(tally.taps) >= 40 * max(1, GAMES // 4))
+                crew[1].kill()
+                await asyncio.sleep(3)
+                crew[1].start()
+                await crew[1].healthy()
+
+            games = [
+                play_game(tg, i, tally, double_tap=i == 0, redeliver=i == 1) for i in range(GAMES)
+            ]
+            await asyncio.wait_for(asyncio.gather(chaos(), *games), timeout=900)
+            await tg.wait_idle(quiet=0.5, timeout=60)
+            assert tally.finished == GAMES
+            assert crew[1].starts == 2
+            assert tg.webhook_failures > 0  # deliveries to the dead worker failed, were retried
+            assert tg.pending_updates() == 0
+            assert all(tg.query_answered(q) for q in tally.taps)  # every tap answered
+            for chat in (c for c in tg.chats.values() if c.id < 0):
+                boards = [
+                    m
+                    for m in tg.messages[chat.id].values()
+                    if m.from_bot and not m.deleted and m.media_kind == "photo"
+                ]
+                assert len(boards) == 1, f"{chat.id} shows {len(boards)} boards"
+            await _check_database(postgres_url)
+            for worker in crew:
+                assert worker.stop() == 0, worker.log_tail()  # SIGTERM: a clean exit
+            for worker in crew:
+                lines = worker.log_path.read_text().splitlines()
+                entries = [json.loads(line) for line in lines if line.startswith("{")]
+                assert entries and all(e["worker"] == worker.name for e in entries)
+                assert any(e["message"] == "stopped" for e in entries)
+
+
+async def _wait_for(predicate, timeout: float = 600) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+
+
+async def _check_database(url: str) -> None:
+    """Every game finished once, its move log gapless; each player has exactly one result."""
+    store = await storage.open_storage(url)
+    try:
+        for index in range(GAMES):
+            a, b = 20_000 + 2 * index, 20_001 + 2 * index
+            (game,) = await store.list_user_games(a)
+            assert game.status is storage.GameStatus.FINISHED and game.result is not None
+            moves = await store.get_moves(game.game_id)
+            assert [m.seq for m in moves] == list(range(1, game.move_count + 1))
+            variant = "long" if index % 2 else "short"
+            results = [await store.get_user_stats(uid, variant) for uid in (a, b)]
+            assert sorted((r.wins, r.losses) for r in results) == [(0, 1), (1, 0)]
+            assert [(await store.get_rating(uid, variant)).games for uid in (a, b)] == [1, 1]
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM"])
+async def test_a_worker_stopped_mid_update_finishes_it_then_exits(
+    postgres_url: str, redis_server, tmp_path: Path, signal_name: str
+) -> None:
+    """Graceful shutdown: SIGTERM while an update is being handled (its reply is slow) — the
+    worker takes no more updates, the reply is still sent and the update confirmed, then the
+    worker exits 0."""
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        workers(tg, postgres_url, redis_server.url(db=2), tmp_path, count=1) as crew,
+    ):
+        (worker,) = crew
+        alice = tg.user(901, "Alice", language_code="en")
+        chat = tg.private_chat(alice)
+        tg.slow_next("sendMessage", 3.0)
+        mark = tg.mark()
+        await tg.send_text(chat, alice, "/help")
+        await _wait_for(lambda: worker.process is not None and tg._in_flight > 0, 60)
+        await asyncio.sleep(0.3)
+        assert worker.process is not None
+        worker.process.send_signal(getattr(signal, signal_name))
+        await asyncio.sleep(0.5)
+        status = None
+        async with aiohttp.ClientSession() as session:
+            with contextlib.suppress(aiohttp.ClientError):
+                async with session.get(f"{worker.url}/healthz") as answer:
+                    status = answer.status
+        assert status in (None, 503)  # no longer taking updates (503, or the port closed)
+        call = await tg.wait_for("sendMessage", chat_id=chat, since=mark, timeout=30)
+        assert "How to play" in call.params["text"]
+        # The update is confirmed (answered 200 once handled), not left for a retry.
+        await _wait_for(lambda: tg.pending_updates() == 0, 30)
+        assert await asyncio.to_thread(worker.process.wait, 60) == 0, worker.log_tail()
+        assert tg.webhook_failures == 0
