@@ -111,6 +111,19 @@ def later_migrations(t: Types) -> tuple[Migration, ...]:
                 """,
             ),
         ),
+        Migration(
+            10,
+            "players' settings: how the move picker opens (whole plays or step by step)",
+            (
+                f"""
+                CREATE TABLE player_settings (
+                    user_id    {t.integer} PRIMARY KEY REFERENCES users (user_id),
+                    picker_way TEXT NOT NULL CHECK (picker_way IN ('steps', 'plays')),
+                    updated_at {t.integer} NOT NULL
+                ){t.without_rowid}
+                """,
+            ),
+        ),
     )
 
 

@@ -133,6 +133,18 @@ def upsert_user(
     return user_from_row(row)
 
 
+def set_picker_way(db: Dialect, user_id: int, way: str, now: int) -> Body[None]:
+    yield from _require((user_id,))
+    yield one(
+        "INSERT INTO player_settings (user_id, picker_way, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET picker_way = excluded.picker_way, "
+        "updated_at = excluded.updated_at",
+        user_id,
+        way,
+        now,
+    )
+
+
 def upsert_chat(
     db: Dialect, chat_id: int, chat_type: ChatType, title: str | None, now: int
 ) -> Body[Chat]:
