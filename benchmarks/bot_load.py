@@ -528,6 +528,7 @@ async def main() -> None:
                     await asyncio.sleep(max(0.0, start - time.monotonic()))
                     cpu["bot"], cpu["workers"] = -bots(), -drawing()
                     cpu["servers"], cpu["here"] = -servers_cpu(), -time.process_time()
+                    print(f"warm-up over, measuring {args.seconds:.0f} s", flush=True)
                     await asyncio.sleep(max(0.0, stop - time.monotonic()))
                     cpu["bot"] += bots()
                     cpu["workers"] += drawing()
