@@ -52,6 +52,17 @@ from teacher.text import (
 )
 from teacher.topics import TOPICS
 
+# Words that make a sentence a question; chat during a game («давай быстрее ходи», "nice
+# roll lol") has none of them and no question mark (the learned feature ``NOT_ASKED``).
+_QUESTION_WORDS = frozenset(
+    """
+    как какой какая какое какие каким каких что чем чего почему зачем когда сколько куда где
+    откуда кто чей ли можно нельзя надо нужно обязательно разве правда
+    how what which why when where who whose can could may must should is are do does did
+    will would if whats
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
 THRESHOLD = 1.0
 """Minimum raw score of the best topic: one exact keyword that only this topic uses."""
 
@@ -558,6 +569,8 @@ class Matcher:
         feats = learned.features(
             tokens, found, self._term, self._translit_term if lang_hint == "ru" else None
         )
+        if "?" not in question and not _QUESTION_WORDS.intersection(tokens.words):
+            feats |= {learned.NOT_ASKED}
         return Scored(
             tuple(ranked), dict(matched), confident, feats, game, ruled_out=frozenset(ruled_out)
         )

@@ -11,6 +11,7 @@ import pytest
 from teacher import get_topic
 from teacher.evaluation import read_set
 from teacher.layout import fix_layout
+from teacher.learned import NOT_ASKED
 from teacher.matcher import Matcher, default_matcher, match
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -152,3 +153,18 @@ def test_the_prime_stays_the_six_block() -> None:
 )
 def test_dice_probability_homework_is_not_a_rules_question(question: str, lang: str) -> None:
     assert match(question, lang_hint=lang) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("давай быстрее ходи", False),
+        ("nice roll lol", False),
+        ("как ходить с головы", True),
+        ("марс?", True),
+        ("can i hit here", True),
+    ],
+)
+def test_a_sentence_that_asks_nothing_is_marked_for_the_model(question: str, asked: bool) -> None:
+    features = _matcher().score(question).features
+    assert (NOT_ASKED not in features) is asked
