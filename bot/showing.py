@@ -159,6 +159,20 @@ class Shows:
             await self.show_new(snap.next_game, shown or None)
             return
         await self.notify(snap, actor_user_id=actor_user_id)
+        await self._prepare_picker(snap, [t for t, _ in targets])
+
+    async def _prepare_picker(self, snap: Snapshot, targets: list[Target]) -> None:
+        """The next mover of a picker game will open their picker: draw its picture while
+        they think, so their tap only sends it (the picture of a picker is the slow part)."""
+        game = snap.game
+        seat = game.seat_to_act
+        if not snap.active or game.phase is not Phase.MOVE or seat is None:
+            return
+        uid = snap.user_ids.get(seat)
+        if uid is None or seat == snap.ai_seat:
+            return
+        if any(self.public(snap, target) for target in targets):
+            self.boards.prepare(await self.picker_board(snap, uid))
 
     async def show_stored(self, game_id: int) -> None:
         """Edit every board of the game to its stored state (after a redelivered update that
@@ -321,6 +335,15 @@ class Shows:
                 await self.blocked(snap, gone.target)
 
     # ---- private pickers (groups) -----------------------------------------------------------
+
+    def picker_note(self, snap: Snapshot) -> str | None:
+        """What to answer the mover's tap that opens their picker, known before it is sent
+        (the tap is answered first, and the picker drawn and sent after): the catalog key,
+        or None for nothing to say."""
+        sends = self._sends.get((snap.game_id, turn_of(snap)), 0)
+        if sends >= PICKER_SENDS:
+            return "picker_fallback"
+        return "picker_again" if sends else None
 
     async def open_picker(
         self, snap: Snapshot, target: Target, user_id: int, query_id: str | None

@@ -144,9 +144,11 @@ async def open_picker(
     if seat != mover:
         await query.answer(t(lang, "not_your_turn"))
         return
-    target = Target(place.chat_id, place.thread_id)
-    said = await shows.open_picker(snap, target, actor.user_id, query.id)
-    await query.answer(t(lang, said) if said else None)
+    # Answered first: drawing and sending the picker is the slow part of this tap. (If
+    # Telegram then refuses the picker, the board's own buttons appear instead.)
+    note = shows.picker_note(snap)
+    await query.answer(t(lang, note) if note else None)
+    await shows.open_picker(snap, Target(place.chat_id, place.thread_id), actor.user_id, query.id)
 
 
 async def choose_way(
