@@ -27,9 +27,10 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.boards import Board, Boards, ChatGone, Picker, PickerFailed, Target
+from bot.callbacks import RulesCB
 from bot.inline_boards import InlineBoards, InlineLost
 from bot.languages import Languages
 from bot.outbox import Outbox
@@ -40,6 +41,9 @@ from gameplay import GameService, PickerWay, Refused, Snapshot, turn_key
 from storage.recent import Recent
 
 log = logging.getLogger(__name__)
+
+#: RulesCB(view="menu") key of a rules menu reached from a message with another picture.
+RULES_MENU_NEW = "new"
 
 
 #: A picker is sent at most this many times in one turn; then the turn's buttons go on the
@@ -83,6 +87,8 @@ class Shows:
         self._open: Recent[int, OpenPicker] = Recent(4096)  # game -> its open picker
         self._fallback: Recent[int, tuple[int, int]] = Recent(4096)  # game -> turn on board
         self._sends: Recent[tuple[int, tuple[int, int]], int] = Recent(4096)
+        # game -> the private views open for it (user -> view): closed when the turn moves on
+        self._views: Recent[int, dict[int, OpenPicker]] = Recent(4096)
 
     @property
     def outbox(self) -> Outbox:
@@ -143,6 +149,7 @@ class Shows:
         and tell the person who must act now."""
         await self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
         await self._close_stale_picker(snap)
+        await self._close_views(snap)
         targets = await self.boards.targets(snap.game_id)
         for target, message_id in targets:
             try:
@@ -210,6 +217,7 @@ class Shows:
         same): the move clock ran out, or the game ended without a move."""
         await self.boards.shown(snap.game_id, snap.version)
         await self._close_stale_picker(snap)
+        await self._close_views(snap)
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
                 board = await self.board(snap, target)
@@ -443,6 +451,54 @@ class Shows:
             await self.boards.edit_picker(snap.game_id, open_.picker, board)
         except PickerFailed:
             self._open.pop(snap.game_id, None)
+
+    # ---- private views of those not moving (groups) ------------------------------------------
+
+    async def show_view(
+        self, snap: Snapshot, target: Target, user_id: int, query_id: str | None
+    ) -> None:
+        """Someone not moving tapped the shared board: show them, privately, the board as the
+        turn started (never the mover's half-made play) — the waiting player from their own
+        side, a spectator from the mover's — with the rules one tap away. One view a person
+        a turn (another tap only gets its short answer); it closes when the turn moves on.
+        Nothing here changes the game; a view Telegram will not show is simply not shown."""
+        seat = snap.seat_of_user(user_id)
+        mover = snap.game.seat_to_act
+        if mover is None:
+            return
+        views = self._views.get(snap.game_id) or {}
+        turn = turn_of(snap)
+        shown = views.get(user_id)
+        if shown is not None and shown.turn == turn:
+            return
+        lang = await self.langs.of_chat(user_id)
+        side = Side(seat if seat is not None else mover)
+        bv = board_view(snap, ChatView(lang=lang, public=True, side=side))
+        name = h(short_name(snap.names.get(mover, "?")))
+        key = "view_waiting" if seat is not None else "view_spectator"
+        caption = f"{bv.caption}\n\n{t(lang, key, name=name)}"
+        rules = InlineKeyboardButton(
+            text=t(lang, "rules_btn_menu"),
+            callback_data=RulesCB(view="menu", key=RULES_MENU_NEW, game=snap.game_id).pack(),
+        )
+        board = Board(
+            caption, InlineKeyboardMarkup(inline_keyboard=[[rules]]), bv.position, bv.options
+        )
+        try:
+            view = await self.boards.send_picker(
+                snap.game_id, target, user_id, board, query_id=query_id, replace=False
+            )
+        except PickerFailed:
+            return
+        if shown is not None:
+            await self.boards.close_picker(shown.picker)
+        self._views[snap.game_id] = {**views, user_id: OpenPicker(view, turn)}
+
+    async def _close_views(self, snap: Snapshot) -> None:
+        """The game changed: the private views of its previous state would be outdated."""
+        views = self._views.pop(snap.game_id, None) or {}
+        for shown in views.values():
+            await self.boards.close_picker(shown.picker)
 
     # ---- a chat that is gone -----------------------------------------------------------------
 

@@ -417,6 +417,14 @@ TEXTS: dict[str, str] = {
     "picker_fallback": "Your private view did not open: the move buttons are on the board now.",
     "picker_again": "Opening your move view again.",
     "picker_spectator": "{name} is moving. The board changes after the move.",
+    "view_waiting": (
+        "🔒 Only you see this: "
+        "the board from your side, as the turn began. It closes once {name} has moved."
+    ),
+    "view_spectator": (
+        "🔒 Only you see this: "
+        "the board as {name} sees it, as the turn began. It closes after the move."
+    ),
     # ---- move clocks, abandoned games (issue #13) -----------------------------------------
     "clock_off": "no limit",
     "clock_5m": "5 min",

@@ -381,8 +381,12 @@ async def test_both_players_and_a_spectator_tapping_at_once(tmp_path: Path) -> N
             moved = GameCB.unpack(step).a is Act.MOVE
             assert after.row.version == snap.version + (1 if moved else 0)
             assert public_calls(tg, mark) == []  # nobody's tap showed the group anything
-            assert not tg.ephemeral_messages(GROUP, other)
-            assert not tg.ephemeral_messages(GROUP, w.carol)
+            for watcher in (other, w.carol):  # a private view at most, never a picker
+                views = tg.ephemeral_messages(GROUP, watcher)
+                assert len(views) <= 1
+                for view in views:
+                    assert game_buttons(view) == []  # no game buttons: the rules only
+                    assert not any(h in (view.caption or "") for h in HALF_MADE)
 
 
 async def test_whole_play_buttons_are_the_engines_legal_plays(tmp_path: Path) -> None:

@@ -1,0 +1,94 @@
+"""Someone who is not moving taps the group's board (issue #12 item 2): a short answer, and a
+private view of their own — the board from their side (the waiting player) or as the mover
+sees it (a spectator), with the rules one tap away — never a change to the game, never a
+half-made play, and closed once the move is made."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.callbacks import Act
+from bot.texts import t
+from engine import Phase
+from tests.bot.harness import (
+    TOKEN,
+    active_match,
+    current_board,
+    game_buttons,
+    running_bot,
+    surface,
+    tap_and_wait,
+    tap_message_and_wait,
+)
+from tests.bot.test_e2e_picker import GROUP, HALF_MADE, meet, one_step, public_calls, start_game
+from tests.fake_telegram import FakeTelegram
+
+
+async def test_the_waiting_player_and_a_spectator_get_a_private_view(tmp_path: Path) -> None:
+    async with FakeTelegram(token=TOKEN) as tg:
+        w = meet(tg)
+        async with running_bot(tg, tmp_path / "v.sqlite3", seed=5) as run:
+            await start_game(w, "long")
+            snap = await active_match(run.app, GROUP, w.alice.id)
+            assert snap is not None and snap.game.phase is Phase.MOVE
+            mover = w.players[snap.user_ids[snap.game.seat_to_act]]
+            waiting = w.bob if mover is w.alice else w.alice
+            board = current_board(tg, w.group)
+            opener = next(d for _, cb, d in game_buttons(board) if cb.a is Act.OPEN)
+            await tap_and_wait(tg, w.group, board.message_id, mover, opener)
+            await one_step(w, mover)  # a half-made play that nobody else may see
+            mark = tg.mark()
+            version = snap.version
+            qids = [
+                await tap_and_wait(tg, w.group, board.message_id, who, opener, visible=False)
+                for who in (waiting, w.carol, waiting)  # the waiting player twice
+            ]
+            assert public_calls(tg, mark) == []
+            answers = [tg.callback_answers[q].text for q in qids]
+            assert t(waiting.language_code, "not_your_turn") in answers
+            mover_name = mover.first_name
+            assert t("ru", "picker_spectator", name=mover_name) in answers
+            views = {u.id: tg.ephemeral_messages(GROUP, u) for u in (waiting, w.carol)}
+            assert len(views[waiting.id]) == 1  # one view a turn, however often tapped
+            assert len(views[w.carol.id]) == 1
+            for user, (view,) in ((waiting, views[waiting.id]), (w.carol, views[w.carol.id])):
+                caption = view.caption or ""
+                assert view.media_kind == "photo" and view.replaces is None
+                assert not any(h in caption for h in HALF_MADE), caption
+                lang = user.language_code
+                assert (
+                    t(
+                        lang,
+                        "view_waiting" if user is waiting else "view_spectator",
+                        name=mover_name,
+                    )
+                    in caption
+                )
+                labels = [b["text"] for row in view.buttons() for b in row]
+                assert labels == [t(lang, "rules_btn_menu")]
+            after = await active_match(run.app, GROUP, w.alice.id)
+            assert after is not None and len(after.game.steps) == 1  # nothing changed
+            # The spectator opens the rules from the view: the view becomes the menu, privately.
+            mark = tg.mark()
+            (view,) = views[w.carol.id]
+            menu = next(b["callback_data"] for row in view.buttons() for b in row)
+            await tap_message_and_wait(tg, w.group, view, w.carol, menu, visible=False)
+            await tg.wait_for("editEphemeralMessageMedia", chat_id=w.group, since=mark, timeout=30)
+            assert public_calls(tg, mark) == []
+            (view,) = tg.ephemeral_messages(GROUP, w.carol)
+            assert t("ru", "rules_btn_general") in str(view.buttons())
+            # The move is made: the waiting player's view closes (it would be outdated).
+            picker = surface(tg, w.group, mover)
+            while True:
+                acts = {cb.a: d for _, cb, d in game_buttons(picker)}
+                if Act.DONE in acts:
+                    await tap_message_and_wait(
+                        tg, w.group, picker, mover, acts[Act.DONE], visible=False
+                    )
+                    break
+                await one_step(w, mover)
+                picker = surface(tg, w.group, mover)
+            await tg.wait_idle(quiet=0.2, timeout=30)
+            assert tg.ephemeral_messages(GROUP, waiting) == []
+            done = await active_match(run.app, GROUP, w.alice.id)
+            assert done is not None and done.version > version
