@@ -472,7 +472,7 @@ class Shows:
         if shown is not None and shown.turn == turn:
             return
         lang = await self.langs.of_chat(user_id)
-        side = Side(seat if seat is not None else mover)
+        side = snap.game.side_of(seat if seat is not None else mover)
         bv = board_view(snap, ChatView(lang=lang, public=True, side=side))
         name = h(short_name(snap.names.get(mover, "?")))
         key = "view_waiting" if seat is not None else "view_spectator"

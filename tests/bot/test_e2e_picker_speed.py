@@ -23,7 +23,7 @@ from tests.bot.test_e2e_picker import GROUP, meet, rest_of_turn, start_game
 from tests.fake_telegram import FakeTelegram
 
 
-def _counting(painter) -> list[object]:
+def counting_draws(painter) -> list[object]:
     """Count the boards the drawing process is asked for (the real drawing still runs)."""
     drawn: list[object] = []
     draw = painter.draw
@@ -64,7 +64,7 @@ async def test_the_next_movers_picker_is_drawn_while_they_think(tmp_path: Path) 
         w = meet(tg)
         async with running_bot(tg, tmp_path / "b.sqlite3", seed=5) as run:
             await start_game(w, "long")
-            drawn = _counting(run.app.shows.boards.painter)
+            drawn = counting_draws(run.app.shows.boards.painter)
             snap = await active_match(run.app, GROUP, w.alice.id)
             assert snap is not None
             mover = w.players[snap.user_ids[snap.game.seat_to_act]]

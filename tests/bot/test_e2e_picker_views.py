@@ -21,6 +21,7 @@ from tests.bot.harness import (
     tap_message_and_wait,
 )
 from tests.bot.test_e2e_picker import GROUP, HALF_MADE, meet, one_step, public_calls, start_game
+from tests.bot.test_e2e_picker_speed import counting_draws
 from tests.fake_telegram import FakeTelegram
 
 
@@ -37,6 +38,7 @@ async def test_the_waiting_player_and_a_spectator_get_a_private_view(tmp_path: P
             opener = next(d for _, cb, d in game_buttons(board) if cb.a is Act.OPEN)
             await tap_and_wait(tg, w.group, board.message_id, mover, opener)
             await one_step(w, mover)  # a half-made play that nobody else may see
+            drawn = counting_draws(run.app.shows.boards.painter)
             mark = tg.mark()
             version = snap.version
             qids = [
@@ -44,6 +46,11 @@ async def test_the_waiting_player_and_a_spectator_get_a_private_view(tmp_path: P
                 for who in (waiting, w.carol, waiting)  # the waiting player twice
             ]
             assert public_calls(tg, mark) == []
+            game = snap.game
+            assert [o.viewer for o in drawn] == [  # the waiting player's side, the mover's
+                game.side_of(snap.seat_of_user(waiting.id)),
+                game.side_of(game.seat_to_act),
+            ]
             answers = [tg.callback_answers[q].text for q in qids]
             assert t(waiting.language_code, "not_your_turn") in answers
             mover_name = mover.first_name
