@@ -49,7 +49,8 @@ RULES_MENU_NEW = "new"
 #: A picker is sent at most this many times in one turn; then the turn's buttons go on the
 #: shared board (the mover tapping the board again means the picker did not reach them).
 PICKER_SENDS = 2
-#: The shared group board is drawn from this side all game (issue #18 item 10).
+#: The shared group board is drawn from this side all game unless the chat chose the other
+#: one in /settings (issue #18 item 10).
 PUBLIC_SIDE = Side.WHITE
 
 
@@ -117,7 +118,7 @@ class Shows:
         inline = target.inline_id is not None
         lang = await self.langs.of_chat(snap.row.chat_id if inline else target.chat_id)
         if self.public(snap, target):
-            view = ChatView(lang=lang, public=True, side=PUBLIC_SIDE)
+            view = ChatView(lang=lang, public=True, side=await self.public_side(target.chat_id))
         elif target.private:
             way = await self.games.players.picker_way(target.chat_id)
             view = ChatView(lang=lang, owner_user_id=target.chat_id, pick=pick, way=way)
@@ -128,6 +129,12 @@ class Shows:
             view = ChatView(lang=lang, pick=pick, way=way, inline=inline)
         bv = board_view(snap, view)
         return Board(bv.caption, bv.keyboard, bv.position, bv.options)
+
+    async def public_side(self, chat_id: int) -> Side:
+        """Whose side a group's shared board is drawn from: the chat's setting (/settings),
+        White unless an administrator chose Black — the same for every turn."""
+        chosen = (await self.games.chats.defaults(chat_id)).board_side
+        return Side.BLACK if chosen == "black" else PUBLIC_SIDE
 
     async def picker_board(self, snap: Snapshot, user_id: int, pick: int | None = None) -> Board:
         """The mover's picker: their language, side and numbering, the steps so far."""
