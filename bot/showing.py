@@ -90,6 +90,7 @@ class Shows:
         self._sends: Recent[tuple[int, tuple[int, int]], int] = Recent(4096)
         # game -> the private views open for it (user -> view): closed when the turn moves on
         self._views: Recent[int, dict[int, OpenPicker]] = Recent(4096)
+        self._viewing: set[tuple[int, int, tuple[int, int]]] = set()  # views being sent
 
     @property
     def outbox(self) -> Outbox:
@@ -478,6 +479,26 @@ class Shows:
         shown = views.get(user_id)
         if shown is not None and shown.turn == turn:
             return
+        sending = (snap.game_id, user_id, turn)
+        if sending in self._viewing:  # tapped again before the first one was sent
+            return
+        self._viewing.add(sending)
+        try:
+            await self._send_view(snap, target, user_id, query_id, seat, mover, shown)
+        finally:
+            self._viewing.discard(sending)
+
+    async def _send_view(
+        self,
+        snap: Snapshot,
+        target: Target,
+        user_id: int,
+        query_id: str | None,
+        seat: int | None,
+        mover: int,
+        shown: OpenPicker | None,
+    ) -> None:
+        turn = turn_of(snap)
         lang = await self.langs.of_chat(user_id)
         side = snap.game.side_of(seat if seat is not None else mover)
         bv = board_view(snap, ChatView(lang=lang, public=True, side=side))
@@ -499,6 +520,7 @@ class Shows:
             return
         if shown is not None:
             await self.boards.close_picker(shown.picker)
+        views = self._views.get(snap.game_id) or {}
         self._views[snap.game_id] = {**views, user_id: OpenPicker(view, turn)}
 
     async def _close_views(self, snap: Snapshot) -> None:

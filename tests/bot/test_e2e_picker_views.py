@@ -20,6 +20,7 @@ from tests.bot.harness import (
     tap_and_wait,
     tap_message_and_wait,
 )
+from tests.bot.test_e2e_games import TRANSCRIPTS
 from tests.bot.test_e2e_picker import GROUP, HALF_MADE, meet, one_step, public_calls, start_game
 from tests.bot.test_e2e_picker_speed import counting_draws
 from tests.fake_telegram import FakeTelegram
@@ -45,6 +46,18 @@ async def test_the_waiting_player_and_a_spectator_get_a_private_view(tmp_path: P
                 await tap_and_wait(tg, w.group, board.message_id, who, opener, visible=False)
                 for who in (waiting, w.carol, waiting)  # the waiting player twice
             ]
+            for who in (waiting, w.carol):  # each view is drawn and sent after the answer
+                await tg.wait_for(
+                    lambda c, who=who: (
+                        c.method == "sendPhoto"
+                        and c.is_ephemeral
+                        and c.params["ephemeral_message_parameters"]["receiver_user_id"] == who.id
+                    ),
+                    chat_id=w.group,
+                    since=mark,
+                    timeout=30,
+                )
+            await tg.wait_idle(quiet=0.2, timeout=30)
             assert public_calls(tg, mark) == []
             game = snap.game
             assert [o.viewer for o in drawn] == [  # the waiting player's side, the mover's
@@ -95,7 +108,19 @@ async def test_the_waiting_player_and_a_spectator_get_a_private_view(tmp_path: P
                     break
                 await one_step(w, mover)
                 picker = surface(tg, w.group, mover)
+            await tg.wait_for(
+                lambda c: (
+                    c.method == "deleteEphemeralMessage"
+                    and c.params.get("receiver_user_id") == waiting.id
+                ),
+                chat_id=w.group,
+                since=mark,
+                timeout=30,
+            )
             await tg.wait_idle(quiet=0.2, timeout=30)
             assert tg.ephemeral_messages(GROUP, waiting) == []
             done = await active_match(run.app, GROUP, w.alice.id)
             assert done is not None and done.version > version
+        for name, viewer in (("waiting", waiting), ("spectator", w.carol), ("mover", mover)):
+            out = TRANSCRIPTS / f"group_picker_views_{name}.txt"
+            out.write_text(tg.transcript(GROUP, viewer=viewer), encoding="utf-8")
