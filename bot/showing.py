@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.boards import Board, Boards, ChatGone, Picker, PickerFailed, Target
-from bot.callbacks import RulesCB
+from bot.callbacks import RULES_MENU_APART, RulesCB
 from bot.inline_boards import InlineBoards, InlineLost
 from bot.languages import Languages
 from bot.outbox import Outbox
@@ -41,9 +41,6 @@ from gameplay import GameService, PickerWay, Refused, Snapshot, turn_key
 from storage.recent import Recent
 
 log = logging.getLogger(__name__)
-
-#: RulesCB(view="menu") key of a rules menu reached from a message with another picture.
-RULES_MENU_NEW = "new"
 
 
 #: A picker is sent at most this many times in one turn; then the turn's buttons go on the
@@ -506,8 +503,8 @@ class Shows:
         key = "view_waiting" if seat is not None else "view_spectator"
         caption = f"{bv.caption}\n\n{t(lang, key, name=name)}"
         rules = InlineKeyboardButton(
-            text=t(lang, "rules_btn_menu"),
-            callback_data=RulesCB(view="menu", key=RULES_MENU_NEW, game=snap.game_id).pack(),
+            text=t(lang, "btn_view_rules"),
+            callback_data=RulesCB(view="menu", key=RULES_MENU_APART, game=snap.game_id).pack(),
         )
         board = Board(
             caption, InlineKeyboardMarkup(inline_keyboard=[[rules]]), bv.position, bv.options

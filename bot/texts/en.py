@@ -425,6 +425,7 @@ TEXTS: dict[str, str] = {
         "🔒 Only you see this: "
         "the board from your side, as the turn began. It closes once {name} has moved."
     ),
+    "btn_view_rules": "📖 Rules",
     "view_spectator": (
         "🔒 Only you see this: "
         "the board as {name} sees it, as the turn began. It closes after the move."
