@@ -120,6 +120,7 @@ class Boards:
         self._prepared: Recent[tuple[Position, BoardOptions], asyncio.Future[bytes]] = Recent(
             PREPARED
         )
+        self.sole_writer = sole_writer
 
     # ---- which messages ---------------------------------------------------------------------
 
@@ -168,7 +169,11 @@ class Boards:
     def prepare(self, board: Board) -> None:
         """Start drawing ``board``'s picture now, for a message about to be wanted (the next
         mover's picker, while they think): the tap that shows it then only sends it. The
-        drawing process does the same work, earlier; a picture never asked for is dropped."""
+        drawing process does the same work, earlier; a picture never asked for is dropped.
+        Not with several workers: the tap that wants it may go to another one, which would
+        draw it again."""
+        if not self.sole_writer:
+            return
         key = (board.position, board.options)
         if key in self._prepared:
             return
