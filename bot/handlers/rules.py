@@ -44,7 +44,7 @@ from aiogram.types import (
 )
 
 from bot.boards import GONE, Boards, Target
-from bot.callbacks import RulesCB
+from bot.callbacks import RULES_MENU_APART, RulesCB
 from bot.house_rules import describe
 from bot.outbox import Outbox
 from bot.presenter import (
@@ -542,7 +542,11 @@ def position_text(lang: str, answer: PositionAnswer, dice: tuple[int, int]) -> s
     elif answer.verdict is Verdict.UNREADABLE:
         lines.append(t(lang, "rules_pos_unreadable", move=h(intent.move)))
     elif intent.ask is Ask.MOVE:
-        if answer.verdict is Verdict.ILLEGAL and answer.rule_id:
+        source = intent.move.split("/")[0]
+        if answer.rule_id == "C-1" and " " not in intent.move and source.isdigit():
+            # One checker's move from a point with none of the asker's: say which point.
+            lines.append(t(lang, "rules_pos_no_checker", move=h(intent.move), point=source))
+        elif answer.verdict is Verdict.ILLEGAL and answer.rule_id:
             lines.append(
                 t(
                     lang,
@@ -737,6 +741,9 @@ async def rules_button(
         context = await rules_context(lang, games, place, query.from_user.id)
         page = await menu_page(lang, context, private=message.chat.type == "private")
         same_picture = key == MENU_IN_PLACE
+        if key == RULES_MENU_APART:  # from a game's private view, which stays as it is
+            await send_page(message, page, outbox)
+            return
     if page is None:
         await query.answer(t(lang, "rules_topic_gone"), show_alert=True)
         return

@@ -326,6 +326,7 @@ TEXTS: dict[str, str] = {
     "“what is mars” — or pick a topic:",
     "rules_close": "🔎 If you meant something else — maybe “{topic}”? The button is below.",
     "rules_pos_illegal": "❌ <b>{move}</b> is not allowed: {reason}",
+    "rules_pos_no_checker": "❌ <b>{move}</b> is not allowed: you have no checker on {point} (C-1)",
     "rules_pos_legal": "✅ <b>{move}</b> can be played with {dice} — as part of a play.",
     "rules_pos_legal_whole": "✅ <b>{move}</b> with {dice} is a whole legal play.",
     "rules_pos_plays": "Whole plays: {plays}",
@@ -334,7 +335,7 @@ TEXTS: dict[str, str] = {
     "rules_pos_from_none": "❌ Nothing can move from {point} with {dice} now:",
     "rules_pos_bar": "the bar",
     "rules_pos_bear": "✅ You can bear off: {steps}.",
-    "rules_pos_bear_none": "❌ You cannot bear off now: {reason}",
+    "rules_pos_bear_none": "❌ Not now: {reason}",
     "rules_pos_all": "Your plays with {dice}:",
     "rules_pos_no_moves": "🔥 {dice} cannot be played at all: the dice burn and the turn passes "
     "(C-22).",
@@ -398,6 +399,10 @@ TEXTS: dict[str, str] = {
     "set_scoring_checkers_left": "checkers left (V-9)",
     "set_btn_toggle": "{mark} {label} ({vid})",
     "set_btn_hints": "{mark} Hints in games between people",
+    "set_board_line": "The group's board: {side}",
+    "set_btn_board": "🧭 Group board: {side}",
+    "set_board_white": "White at the bottom",
+    "set_board_black": "Black at the bottom",
     "set_lbl_block_in_passing": "Six-block in passing",
     "set_lbl_block_needs_home": "Block once opp. is home",
     "set_lbl_first_move_lot_dice": "First move: lot dice",
@@ -413,10 +418,19 @@ TEXTS: dict[str, str] = {
     "btn_way_steps": "🔢 Step by step",
     "cap_picker_public": "The move is chosen in private; the board changes once it is made.",
     "cap_picker": "🔒 Only you see this. Pick a checker, or a whole play.",
-    "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or «Step by step».",
+    "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or “Step by step”.",
     "picker_fallback": "Your private view did not open: the move buttons are on the board now.",
     "picker_again": "Opening your move view again.",
     "picker_spectator": "{name} is moving. The board changes after the move.",
+    "view_waiting": (
+        "🔒 Only you see this: "
+        "the board from your side, as the turn began. It closes once {name} has moved."
+    ),
+    "btn_view_rules": "📖 Rules",
+    "view_spectator": (
+        "🔒 Only you see this: "
+        "the board as {name} sees it, as the turn began. It closes after the move."
+    ),
     # ---- move clocks, abandoned games (issue #13) -----------------------------------------
     "clock_off": "no limit",
     "clock_5m": "5 min",

@@ -326,6 +326,7 @@ TEXTS: dict[str, str] = {
     "«что такое марс» — или выберите тему:",
     "rules_close": "🔎 Если вы о другом — может быть, «{topic}»? Кнопка ниже.",
     "rules_pos_illegal": "❌ <b>{move}</b> нельзя: {reason}",
+    "rules_pos_no_checker": "❌ <b>{move}</b> нельзя: на {point} нет ваших шашек (C-1)",
     "rules_pos_legal": "✅ <b>{move}</b> с зарами {dice} сыграть можно — это часть хода.",
     "rules_pos_legal_whole": "✅ <b>{move}</b> с зарами {dice} — это целый правильный ход.",
     "rules_pos_plays": "Целые ходы: {plays}",
@@ -334,7 +335,7 @@ TEXTS: dict[str, str] = {
     "rules_pos_from_none": "❌ С {point} с зарами {dice} сейчас не сходить:",
     "rules_pos_bar": "бара",
     "rules_pos_bear": "✅ Выбросить можно: {steps}.",
-    "rules_pos_bear_none": "❌ Выбрасывать сейчас нельзя: {reason}",
+    "rules_pos_bear_none": "❌ Пока нельзя: {reason}",
     "rules_pos_all": "Ваши ходы с зарами {dice}:",
     "rules_pos_no_moves": "🔥 С зарами {dice} ходов нет: зары сгорают, ход переходит к сопернику "
     "(C-22).",
@@ -397,6 +398,10 @@ TEXTS: dict[str, str] = {
     "set_scoring_checkers_left": "по шашкам (V-9)",
     "set_btn_toggle": "{mark} {label} ({vid})",
     "set_btn_hints": "{mark} Подсказки в играх людей",
+    "set_board_line": "Доска группы: {side}",
+    "set_btn_board": "🧭 Доска группы: {side}",
+    "set_board_white": "белые снизу",
+    "set_board_black": "чёрные снизу",
     "set_lbl_block_in_passing": "Блок из 6 «на проходе»",
     "set_lbl_block_needs_home": "Блок, когда соперник дома",
     "set_lbl_first_move_lot_dice": "1-й ход числами жребия",
@@ -416,6 +421,15 @@ TEXTS: dict[str, str] = {
     "picker_fallback": "Личное окно не открылось — кнопки хода теперь на общей доске.",
     "picker_again": "Открываю ваше окно хода ещё раз.",
     "picker_spectator": "Сейчас ходит {name}. Доска обновится после хода.",
+    "view_waiting": (
+        "🔒 Это видите только вы: "
+        "доска с вашей стороны, как в начале хода. Закроется, когда {name} сходит."
+    ),
+    "btn_view_rules": "📖 Правила",
+    "view_spectator": (
+        "🔒 Это видите только вы: "
+        "доска глазами игрока {name}, как в начале хода. Закроется после хода."
+    ),
     # ---- часы на ход, брошенные партии (issue #13) -----------------------------------------
     "clock_off": "без ограничения",
     "clock_5m": "5 мин",
