@@ -33,12 +33,14 @@ from enum import StrEnum
 from typing import Any
 
 import storage
+from ai.match import MatchScore
 from ai.review import GameReview, Mistake, Rated, review_game
 from engine import Match, Side
 from engine.game import Event
 from engine.notation import format_steps
 from engine.options import Options
 from engine.position import Position
+from engine.record import current_game_log
 from engine.step import Step
 from gameplay.refusals import Refusal, Refused
 
@@ -211,9 +213,40 @@ def _mistake(side: Side, mistake: Mistake) -> ReviewedMistake:
     )
 
 
-def _compute(history: tuple[Event, ...], variant: str, options: Options) -> GameReview:
+def _compute(
+    history: tuple[Event, ...],
+    variant: str,
+    options: Options,
+    score: MatchScore | None = None,
+    crawford_game: bool = False,
+) -> GameReview:
     """The worker process's job (module level, so the pool can pickle it)."""
-    return review_game(history, variant, options, max_seconds=MAX_CPU_SECONDS)
+    return review_game(
+        history,
+        variant,
+        options,
+        match=score,
+        crawford_game=crawford_game,
+        max_seconds=MAX_CPU_SECONDS,
+    )
+
+
+def match_context(match: Match) -> tuple[MatchScore | None, bool]:
+    """The score before the current game from white's side (None for a single game, which
+    the review judges as money play) and whether it is the Crawford game (no cube)."""
+    game = match.current
+    if match.length <= 1:
+        return None, game.crawford
+    by_seat = current_game_log(match).score
+    white = game.seat_of(Side.WHITE)
+    score = MatchScore(
+        match.length,
+        by_seat[white],
+        by_seat[1 - white],
+        match.crawford_done,
+        match.options.crawford,
+    )
+    return score, game.crawford
 
 
 Executor = concurrent.futures.Executor
@@ -330,8 +363,15 @@ class Reviews:
         """The review computed by the worker process, within :data:`MAX_WAIT_SECONDS`."""
         loop = asyncio.get_running_loop()
         history = tuple(match.current.history)
+        score, crawford_game = match_context(match)
         future = loop.run_in_executor(
-            self._pool(), _compute, history, str(match.variant_name), match.options
+            self._pool(),
+            _compute,
+            history,
+            str(match.variant_name),
+            match.options,
+            score,
+            crawford_game,
         )
         try:
             return await asyncio.wait_for(future, MAX_WAIT_SECONDS)
@@ -388,6 +428,7 @@ __all__ = [
     "ReviewStart",
     "ReviewedMistake",
     "Reviews",
+    "match_context",
     "review_process_pool",
     "summarize",
 ]

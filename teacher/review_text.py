@@ -37,10 +37,12 @@ WHY: dict[str, dict[str, str]] = {
         "head": "голова: после лучшего хода на ней остаётся {best_head}, после вашего — "
         "{played_head}",
         "race": "гонка: вы {lead_words}; здесь важен каждый пипс",
-        "double_early": "удвоение рано: без куба ваши шансы меньше половины",
+        "double_early": "удвоение рано: перевеса ещё не хватает, чтобы отдавать куб",
         "double_too_good": "слишком хорошо для удвоения: играя дальше, вы выигрываете больше",
-        "wrong_take": "надо было отказаться: принятие теряет больше одного очка",
+        "wrong_take": "надо было отказаться: принятие теряет больше, чем отказ",
         "wrong_drop": "надо было принять: отказ отдаёт больше, чем игра дальше",
+        "missed_double": "надо было удвоить: {market}",
+        "missed_redouble": "надо было переудвоить: {market}",
         "equity": "лучший ход сильнее на {lost_k} тысячных очка",
     },
     "en": {
@@ -51,11 +53,26 @@ WHY: dict[str, dict[str, str]] = {
         "block": "the best play builds {best_run} points in a row (yours: {played_run})",
         "head": "the head: the best play leaves {best_head} checkers on it, yours {played_head}",
         "race": "race: you are {lead_words}; every wasted pip counts",
-        "double_early": "doubled too early: without the cube you are the underdog",
+        "double_early": "doubled too early: not strong enough yet to give the cube away",
         "double_too_good": "too good to double: playing on wins more",
-        "wrong_take": "should have dropped: taking loses more than one point",
+        "wrong_take": "should have dropped: taking loses more than the drop",
         "wrong_drop": "should have taken: dropping gives away more than playing on",
+        "missed_double": "should have doubled: {market}",
+        "missed_redouble": "should have redoubled: {market}",
         "equity": "the best play is worth {lost_k} thousandths of a point more",
+    },
+}
+
+
+# A missed double's second half: whether the opponent had a drop (``drop`` = 1) or a take.
+MARKET: dict[str, dict[int, str]] = {
+    "ru": {
+        1: "у соперника уже отказ — удвоение сразу выигрывало ставку",
+        0: "перевеса уже хватает, а соперник ещё может принять — ставка была бы вдвое выше",
+    },
+    "en": {
+        1: "the opponent already has a drop, so the double would have won the stake at once",
+        0: "you were strong enough, and the opponent could still take: twice the stake",
     },
 }
 
@@ -102,6 +119,8 @@ def why_line(why: str, params: Mapping[str, int | float], lang: str = "ru") -> s
         values["lead_words"] = _lead_words(int(values["lead"]), lang)  # type: ignore[arg-type]
     if "hits" in values:
         values["hits_checkers"] = "checker" if int(values["hits"]) == 1 else "checkers"  # type: ignore[call-overload]
+    if "drop" in values:
+        values["market"] = MARKET[lang][1 if values["drop"] else 0]
     if "lost" in values:
         values["lost_k"] = round(1000 * float(values["lost"]))  # type: ignore[arg-type]
     return _plural_format(WHY[lang][why], values)

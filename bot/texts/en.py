@@ -229,6 +229,7 @@ TEXTS: dict[str, str] = {
     "review_cube_double": "the double",
     "review_cube_take": "taking the double",
     "review_cube_drop": "dropping the double",
+    "review_cube_no_double": "rolled without doubling",
     "review_incomplete": "Not every turn was judged: the game is too long for the time allowed.",
     "review_pictures": "Pictures: orange arrows are the play made, dashed blue ones the best.",
     "review_picture": "{disc} {name} · mistake {n} of {of} · turn {turn}\n{what}\n−{lost}: {why}",

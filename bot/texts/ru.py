@@ -228,6 +228,7 @@ TEXTS: dict[str, str] = {
     "review_cube_double": "удвоение",
     "review_cube_take": "принятие удвоения",
     "review_cube_drop": "отказ от удвоения",
+    "review_cube_no_double": "бросок без удвоения",
     "review_incomplete": "Разобраны не все ходы: партия слишком длинная для отведённого времени.",
     "review_pictures": "Картинки: оранжевые стрелки — ваш ход, синие пунктирные — лучший.",
     "review_picture": "{disc} {name} · ошибка {n} из {of} · ход {turn}\n{what}\n−{lost}: {why}",

@@ -147,3 +147,38 @@ async def test_closing_in_the_middle_of_a_review_gives_its_claim_back(store) -> 
     await reviews.close()
     assert task.cancelled()
     assert await store.get_review(game_id) is None
+
+
+def test_a_match_game_is_reviewed_at_its_score_and_the_crawford_game_without_the_cube() -> None:
+    """``match_context`` gives the worker the score before the game from white's side and
+    whether it is the Crawford game; a single game has no score (money play)."""
+    from ai.match import MatchScore
+    from engine import Options
+    from gameplay.reviews import match_context
+
+    states: list[str] = []
+    play_match("short", 5, seed=5, states=states, double_rate=0.0, options=Options(crawford=True))
+    assert len(states) >= 3
+    seen_crawford = False
+    for state in states:
+        game_match = Match.from_json(state)
+        game = game_match.current
+        score, crawford_game = match_context(game_match)
+        before = [0, 0]
+        for r in game_match.results[: game_match.game_number - 1]:
+            before[int(r["winner_seat"])] += int(r["points"])
+        white = game.seat_of(Side.WHITE)
+        assert score == MatchScore(
+            5, min(5, before[white]), min(5, before[1 - white]), game_match.crawford_done, True
+        )
+        assert crawford_game == game.crawford
+        seen_crawford |= crawford_game
+    assert seen_crawford, "the seeded match has a Crawford game"
+    single = Match.from_json(_single_state())
+    assert match_context(single) == (None, False)
+
+
+def _single_state() -> str:
+    states: list[str] = []
+    play_match("short", 1, seed=1, states=states)
+    return states[0]
