@@ -31,7 +31,7 @@ WHY: dict[str, dict[str, str]] = {
         "wins": "лучший ход сразу выигрывает партию",
         "saves_mars": "лучший ход выбрасывает первую шашку и спасает от марса",
         "blot_shots": "оставили блот под {shots} {shots:shots_under} из 36 "
-        "(лучший ход — {best_shots})",
+        "(после лучшего хода — {best_shots})",
         "missed_hit": "упустили удар: лучший ход бьёт {hits} {hits:checker_acc} соперника",
         "block": "лучший ход строит {best_run} {best_run:point} подряд (у вас {played_run})",
         "head": "голова: после лучшего хода на ней остаётся {best_head}, после вашего — "
@@ -48,7 +48,7 @@ WHY: dict[str, dict[str, str]] = {
     "en": {
         "wins": "the best play wins the game at once",
         "saves_mars": "the best play bears off a first checker and saves the mars",
-        "blot_shots": "left a blot to {shots} shots of 36 (the best play: {best_shots})",
+        "blot_shots": "left a blot to {shots} shots of 36 (the best play leaves {best_shots})",
         "missed_hit": "missed a hit: the best play hits {hits} {hits_checkers}",
         "block": "the best play builds {best_run} points in a row (yours: {played_run})",
         "head": "the head: the best play leaves {best_head} checkers on it, yours {played_head}",

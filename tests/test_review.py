@@ -245,7 +245,7 @@ def test_labels_and_words() -> None:
     for lang in ("ru", "en"):
         assert set(WHY[lang]) == {w.value for w in Why}
     assert why_line("blot_shots", {"shots": 11, "best_shots": 2}) == (
-        "оставили блот под 11 ударами из 36 (лучший ход — 2)"
+        "оставили блот под 11 ударами из 36 (после лучшего хода — 2)"
     )
     assert why_line("race", {"lead": 12}).startswith("гонка: вы впереди на 12 пипсов;")
     assert why_line("race", {"lead": -1}, "en").startswith("race: you are 1 pip behind;")

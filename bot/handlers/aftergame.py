@@ -4,10 +4,10 @@
 Replay sends the animated replay (drawn by the drawing process, ``Painter.replay``) with
 ``sendAnimation``; Record sends the whole match's ``.mat`` record up to this game
 (``engine.record``) with ``sendDocument``; Review sends the computer's review
-(``gameplay.reviews``: computed once in a worker process, then kept) as a message and one
-picture per mistake. Each works for anyone who can see the board (a finished game is public
-in its chat); a redelivered tap only sends the same thing again, and a tap on Review while
-that review is being prepared is answered without a second one.
+(``gameplay.reviews``: computed once in a worker process, then kept) as a message and an
+album of the mistakes' pictures. Each works for anyone who can see the board (a finished game
+is public in its chat); a redelivered tap only sends the same thing again, and a tap on Review
+while that review is being prepared is answered without a second one.
 
 A board in an inline-mode message cannot carry files and its chat may not have the bot, so
 there the answer goes to the tapping player's private chat with the bot, and only the game's
@@ -27,6 +27,7 @@ from aiogram.types import (
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     Message,
 )
 
@@ -47,6 +48,9 @@ from renderer.options import EN_LABELS, RU_LABELS
 
 log = logging.getLogger(__name__)
 
+#: Items of one album (Telegram's sendMediaGroup takes 2-10).
+ALBUM_MAX = 10
+
 
 def _wait_text(lang: str, key: str, to: ReplyChat) -> str:
     """The tap's answer: what is coming, and where when it is not this chat."""
@@ -62,17 +66,39 @@ def _names_by_side(snap: Snapshot) -> tuple[str, str]:
     )
 
 
+async def _finished_tap(
+    query: CallbackQuery,
+    lang: str,
+    snap: Snapshot,
+    shows: Shows,
+    bot: Bot,
+    *,
+    action: str = "typing",
+    wait: str | None = None,
+) -> ReplyChat | None:
+    """What every button of a finished game's board does first: a board whose game is not
+    over (an old message) is answered "outdated"; then the chat that gets the answer
+    (:func:`bot.handlers.util.reply_chat`, which shows ``action``) and, with ``wait``, the
+    tap answered with that text (and where the answer goes). None: the tap was answered and
+    there is nothing to send. The game itself is loaded by the middleware (``snap``)."""
+    if snap.game.result is None:
+        await query.answer(t(lang, "outdated"))
+        return None
+    to = await reply_chat(query, lang, bot, shows.outbox, players=snap, action=action)
+    if to is not None and wait is not None:
+        await query.answer(_wait_text(lang, wait, to))
+    return to
+
+
 async def replay(
     query: CallbackQuery, callback_data: GameCB, lang: str, snap: Snapshot, shows: Shows, bot: Bot
 ) -> None:
     """Send the finished game's animated replay to the chat of the tapped board."""
-    if snap.game.result is None:
-        await query.answer(t(lang, "outdated"))
-        return
-    to = await reply_chat(query, lang, bot, shows.outbox, players=snap, action="upload_video")
+    to = await _finished_tap(
+        query, lang, snap, shows, bot, action="upload_video", wait="replay_wait"
+    )
     if to is None:
         return
-    await query.answer(_wait_text(lang, "replay_wait", to))
     snap = localized(snap, lang)
     game = snap.game
     chat_id = to.chat_id
@@ -117,13 +143,11 @@ async def record(
     archive: Archive,
 ) -> None:
     """Send the match's record up to this game (every game of it) as a ``.mat`` document."""
-    if snap.game.result is None:
-        await query.answer(t(lang, "outdated"))
-        return
-    to = await reply_chat(query, lang, bot, shows.outbox, players=snap, action="upload_document")
+    to = await _finished_tap(
+        query, lang, snap, shows, bot, action="upload_document", wait="record_wait"
+    )
     if to is None:
         return
-    await query.answer(_wait_text(lang, "record_wait", to))
     snap = localized(snap, lang)
     game = snap.game
     chat_id = to.chat_id
@@ -151,10 +175,7 @@ async def review(
     reviews: Reviews,
 ) -> None:
     """Review the finished game of the tapped board in its chat."""
-    if snap.game.result is None:
-        await query.answer(t(lang, "outdated"))
-        return
-    to = await reply_chat(query, lang, bot, shows.outbox, players=snap)
+    to = await _finished_tap(query, lang, snap, shows, bot)
     if to is None:
         return
     start, task = reviews.request(snap.game_id)
@@ -213,7 +234,7 @@ async def _deliver(
     shows: Shows,
     bot: Bot,
 ) -> None:
-    """Wait for the review and send it: the summary, then one picture per mistake (drawn by
+    """Wait for the review and send it: the summary, then the mistakes' pictures (drawn by
     the drawing process). Nothing is sent when another bot process computed it for its own
     request (that one sends it)."""
     outbox = shows.outbox
@@ -239,17 +260,36 @@ async def _deliver(
     names = {side: snap.names[game.seat_of(side)] for side in Side}
     await say(review_text(result, names, lang))
     painter = shows.boards.painter
-    for picture in mistake_pictures(result, names, lang):
+    album = []
+    for n, picture in enumerate(mistake_pictures(result, names, lang), start=1):
         image = await painter.mistake(
             picture.position, picture.played, picture.best, picture.options
         )
-        upload = BufferedInputFile(image, filename=f"review-{snap.game_id}.jpg")
-        caption = picture.caption
-        await outbox.run(
+        upload = BufferedInputFile(image, filename=f"review-{snap.game_id}-{n}.jpg")
+        album.append(InputMediaPhoto(media=upload, caption=picture.caption))
+    await _send_album(album, chat_id, thread_id, shows, bot)
+
+
+async def _send_album(
+    album: list[InputMediaPhoto], chat_id: int, thread_id: int | None, shows: Shows, bot: Bot
+) -> None:
+    """The mistakes' pictures as one album (``sendMediaGroup``: one message, each picture
+    with its own caption; at most :data:`ALBUM_MAX` a group), a lone picture as a photo."""
+    for start in range(0, len(album), ALBUM_MAX):
+        part = album[start : start + ALBUM_MAX]
+        if len(part) == 1:
+            (photo,) = part
+            await shows.outbox.run(
+                chat_id,
+                lambda photo=photo: bot.send_photo(
+                    chat_id, photo.media, caption=photo.caption, message_thread_id=thread_id
+                ),
+            )
+            continue
+        await shows.outbox.run(
             chat_id,
-            lambda upload=upload, caption=caption: bot.send_photo(
-                chat_id, upload, caption=caption, message_thread_id=thread_id
-            ),
+            lambda part=part: bot.send_media_group(chat_id, part, message_thread_id=thread_id),
+            messages=len(part),
         )
 
 

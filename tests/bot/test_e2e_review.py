@@ -1,7 +1,7 @@
 """The game review end to end on the fake Bot API server: a game against the computer played
 to its end, then «Разбор»: one review however often it is tapped while it is prepared (the
 computation runs in a worker process while the bot keeps answering), each player's error rate
-with its label and the biggest mistakes as pictures; asked again, it comes at once from
+with its label and the biggest mistakes as pictures in one album; asked again, it comes at once from
 storage; `/review`, `/history` and `/stats` show it too, in Russian and in English. A review a
 dead worker had claimed is taken over once its lease ends (a restart in the middle)."""
 
@@ -33,6 +33,20 @@ def _texts_since(tg: FakeTelegram, chat, mark: int, method: str) -> list[str]:
     ]
 
 
+def _pictures_since(tg: FakeTelegram, chat, mark: int) -> list[str]:
+    """The captions of the mistakes' pictures sent since ``mark``: the album's items (or a
+    lone photo), as the chat shows them."""
+    captions = []
+    for call in tg.calls(None, chat):
+        if call.seq <= mark or not call.ok:
+            continue
+        if call.method == "sendMediaGroup":
+            captions.extend(str(m.get("caption") or "") for m in call.result)
+        elif call.method == "sendPhoto":
+            captions.append(str(call.params.get("caption") or ""))
+    return captions
+
+
 async def _wait_for_review(tg: FakeTelegram, chat, mark: int, title: str, pictures: int) -> None:
     await tg.wait_for(
         lambda c: c.method == "sendMessage" and title in str(c.params.get("text", "")),
@@ -41,10 +55,23 @@ async def _wait_for_review(tg: FakeTelegram, chat, mark: int, title: str, pictur
         timeout=120,
     )
     deadline = time.monotonic() + 60
-    while len(_texts_since(tg, chat, mark, "sendPhoto")) < pictures:
+    while len(_pictures_since(tg, chat, mark)) < pictures:
         assert time.monotonic() < deadline, tg.transcript(chat)[-3000:]
         await asyncio.sleep(0.1)
     await tg.wait_idle(quiet=0.2, timeout=30)
+
+
+def _one_album(tg: FakeTelegram, chat, mark: int, pictures: int) -> None:
+    """Two or more pictures come as one album (one group id), a lone one as a photo."""
+    albums = [c for c in tg.calls("sendMediaGroup", chat) if c.seq > mark and c.ok]
+    photos = [c for c in tg.calls("sendPhoto", chat) if c.seq > mark and c.ok]
+    if pictures >= 2:
+        assert len(albums) == 1 and not photos
+        (album,) = albums
+        assert len(album.result) == pictures
+        assert len({m["media_group_id"] for m in album.result}) == 1
+    else:
+        assert len(photos) == pictures and not albums
 
 
 async def test_review_of_a_game_against_the_computer(tmp_path: Path) -> None:
@@ -95,9 +122,10 @@ async def test_review_of_a_game_against_the_computer(tmp_path: Path) -> None:
             summary = summaries[0]
             assert "Вера" in summary and "Компьютер" in summary
             assert "решени" in summary and ("новичок" in summary or "средняя игра" in summary)
-            captions = _texts_since(tg, chat, mark, "sendPhoto")
+            captions = _pictures_since(tg, chat, mark)
             assert len(captions) == pictures
             assert all("ошибка" in c and "ход" in c and "−" in c for c in captions)
+            _one_album(tg, chat, mark, pictures)
             photo = tg.last_bot_message(chat)
             assert photo.photo is not None
             with Image.open(io.BytesIO(photo.photo)) as image:
@@ -138,7 +166,7 @@ async def test_review_of_a_game_against_the_computer(tmp_path: Path) -> None:
             await _wait_for_review(tg, chat, mark, "Game review", pictures)
             english = [x for x in _texts_since(tg, chat, mark, "sendMessage") if "Game review" in x]
             assert len(english) == 1 and "decisions" in english[0]
-            assert all("mistake" in c for c in _texts_since(tg, chat, mark, "sendPhoto"))
+            assert all("mistake" in c for c in _pictures_since(tg, chat, mark))
             assert run.app.reviews.computed == 1
             tg.save_transcript(tmp_path / "review-transcript.txt", chat)
 
@@ -228,5 +256,6 @@ async def test_review_of_a_long_game_in_a_group_tapped_by_both_players(tmp_path:
                 if c.params.get("callback_query_id") == bobs
             ]
             assert answers == [t("ru", "review_running")]
-            assert len(_texts_since(tg, group, mark, "sendPhoto")) == pictures
+            assert len(_pictures_since(tg, group, mark)) == pictures
+            _one_album(tg, group, mark, pictures)
             tg.save_transcript(tmp_path / "group-review-transcript.txt", group)

@@ -1,0 +1,71 @@
+"""The review as the player reads it (bot.presenter.review): valid Telegram HTML with the
+players' names escaped, Russian with no English word in it, English with no Russian one, and
+every kind of decision worded — plays, doubles, answers and missed doubles."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from ai.review import review_game
+from bot.presenter.review import mistake_pictures, review_text
+from engine import Side, get_variant
+from gameplay.reviews import Review, ReviewedMistake, summarize
+from tests.fake_telegram import CAPTION_LIMIT, parse_html
+from tests.matches import play_match
+
+NAMES = {Side.WHITE: "<b>Ann & Co</b>", Side.BLACK: "Бо́рис <i>"}
+
+
+@pytest.fixture(scope="module")
+def review() -> Review:
+    """A reviewed random-play short game, its players' biggest mistakes joined by one cube
+    mistake of every kind (the cube's are rarely among a random player's three biggest)."""
+    _, logs = play_match("short", 1, seed=2, double_rate=0.15, take_rate=0.5)
+    computed = summarize(7, review_game(logs[0].history, "short"))
+    before = get_variant("short").start_position()
+    cube = [
+        ("double", "double_early", {"equity": 0.2}),
+        ("double", "double_too_good", {"equity": 1.2}),
+        ("take", "wrong_take", {"equity": -0.7}),
+        ("drop", "wrong_drop", {"equity": -0.3}),
+        ("no_double", "missed_double", {"equity": 0.7, "drop": 1}),
+        ("no_double", "missed_redouble", {"equity": 0.5, "drop": 0}),
+    ]
+    players = {}
+    for side, player in computed.players.items():
+        extra = tuple(
+            ReviewedMistake(side, kind, 9, None, before, (), (), 0.123, why, {**p, "lost": 0.123})
+            for kind, why, p in cube
+        )
+        players[side] = replace(player, mistakes=player.mistakes + extra)
+    return replace(computed, players=players)
+
+
+def _without_names(text: str) -> str:
+    for name in NAMES.values():
+        text = text.replace(name, "")
+    return text
+
+
+def test_every_kind_of_mistake_is_in_the_sample(review: Review) -> None:
+    kinds = {m.kind for p in review.players.values() for m in p.mistakes}
+    assert kinds == {"play", "double", "take", "drop", "no_double"}, kinds
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_review_is_html_with_names_escaped_in_one_language(review: Review, lang) -> None:
+    texts = [review_text(review, NAMES, lang)]
+    pictures = mistake_pictures(review, NAMES, lang)
+    assert len(pictures) == sum(len(p.mistakes) for p in review.players.values())
+    texts.extend(p.caption for p in pictures)
+    foreign = r"[A-Za-z]{2,}" if lang == "ru" else r"[А-Яа-яЁё]{2,}"
+    for text in texts:
+        plain, _ = parse_html(text)  # raises as Telegram would on broken HTML
+        assert any(name in plain for name in NAMES.values())
+        assert not re.search(foreign, _without_names(plain)), plain
+    for picture in pictures:
+        assert len(parse_html(picture.caption)[0]) <= CAPTION_LIMIT
+    assert "&lt;b&gt;Ann &amp; Co&lt;/b&gt;" in texts[0]
