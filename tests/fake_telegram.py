@@ -2377,6 +2377,24 @@ class FakeTelegram(InlineMode):
         stored = await self._input_file(params.get(kind), files, kind, kind)
         if chat.blocked:  # blocked while the upload was being decoded
             self._target_chat(params)
+        message = self._new_media_message(
+            chat, kind, stored, caption, caption_entities, thread, reply_to, reply_markup=inline
+        )
+        self._log_output(f"bot #{message.message_id}", message, other)
+        return self._message_payload(message)
+
+    def _new_media_message(
+        self,
+        chat: FakeChat,
+        kind: str,
+        stored: StoredFile,
+        caption: str | None,
+        caption_entities: list[dict[str, Any]] | None,
+        thread: int | None,
+        reply_to: int | None,
+        **fields: Any,
+    ) -> StoredMessage:
+        """A photo, animation or document the bot sends (alone or in an album)."""
         message = self._new_message(
             chat,
             from_bot=True,
@@ -2385,14 +2403,13 @@ class FakeTelegram(InlineMode):
             caption_entities=caption_entities,
             media_kind=kind,
             file=stored,
-            reply_markup=inline,
             message_thread_id=thread,
             reply_to_message_id=reply_to,
+            **fields,
         )
         if kind == "photo":
             self._latest_photo[chat.id] = stored
-        self._log_output(f"bot #{message.message_id}", message, other)
-        return self._message_payload(message)
+        return message
 
     async def _m_send_photo(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
         return await self._send_file(params, files, "photo")
@@ -2452,20 +2469,9 @@ class FakeTelegram(InlineMode):
         group_id = str(13_000_000_000_000_000 + next(self._album_seq))
         results = []
         for (kind, caption, entities, _), file in zip(prepared, stored, strict=True):
-            message = self._new_message(
-                chat,
-                from_bot=True,
-                sender_id=self.bot_id,
-                caption=caption,
-                caption_entities=entities,
-                media_kind=kind,
-                file=file,
-                message_thread_id=thread,
-                reply_to_message_id=reply_to,
-                media_group_id=group_id,
+            message = self._new_media_message(
+                chat, kind, file, caption, entities, thread, reply_to, media_group_id=group_id
             )
-            if kind == "photo":
-                self._latest_photo[chat.id] = file
             self._log_output(f"bot #{message.message_id} (album {group_id})", message)
             results.append(self._message_payload(message))
         return results
