@@ -5,9 +5,11 @@ Replay sends the animated replay (drawn by the drawing process, ``Painter.replay
 ``sendAnimation``; Record sends the whole match's ``.mat`` record up to this game
 (``engine.record``) with ``sendDocument``; Review sends the computer's review
 (``gameplay.reviews``: computed once in a worker process, then kept) as a message and an
-album of the mistakes' pictures. Each works for anyone who can see the board (a finished game
-is public in its chat); a redelivered tap only sends the same thing again, and a tap on Review
-while that review is being prepared is answered without a second one.
+album of the mistakes' pictures; the last board of a match of several games also has Match
+review (the review of each game and each player's totals over the match, ``/review match``).
+Each works for anyone who can see the board (a finished game is public in its chat); a
+redelivered tap only sends the same thing again, and a tap on Review while that review is
+being prepared is answered without a second one.
 
 A board in an inline-mode message cannot carry files and its chat may not have the bot, so
 there the answer goes to the tapping player's private chat with the bot, and only the game's
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TypeVar
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -35,7 +38,7 @@ from bot import refusals
 from bot.callbacks import Act, GameCB
 from bot.handlers.util import ReplyChat, reply_chat
 from bot.presenter.common import localized, short_name
-from bot.presenter.review import mistake_pictures, review_text
+from bot.presenter.review import match_review_text, mistake_pictures, review_text
 from bot.showing import Shows
 from bot.texts import h, t
 from engine import Side
@@ -48,8 +51,12 @@ from renderer.options import EN_LABELS, RU_LABELS
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 #: Items of one album (Telegram's sendMediaGroup takes 2-10).
 ALBUM_MAX = 10
+#: ``/review match``: the first word that asks for the whole match.
+MATCH_WORDS = frozenset({"match", "матч", "m", "м"})
 
 
 def _wait_text(lang: str, key: str, to: ReplyChat) -> str:
@@ -188,6 +195,26 @@ async def review(
     await _deliver(task, snap, lang, to.chat_id, to.thread_id, shows, bot)
 
 
+async def match_review(
+    query: CallbackQuery,
+    lang: str,
+    snap: Snapshot,
+    shows: Shows,
+    bot: Bot,
+    reviews: Reviews,
+) -> None:
+    """Review the whole match of the tapped board (its last game's board) in its chat."""
+    to = await _finished_tap(query, lang, snap, shows, bot)
+    if to is None:
+        return
+    start, task = reviews.request_match(snap.game_id)
+    if start is ReviewStart.RUNNING and not to.private:
+        await query.answer(t(lang, "match_review_running"))
+        return
+    await query.answer(_wait_text(lang, "match_review_wait", to))
+    await _deliver_match(task, snap, lang, to.chat_id, to.thread_id, shows, bot)
+
+
 async def review_command(
     message: Message,
     command: CommandObject,
@@ -201,8 +228,11 @@ async def review_command(
     reviews: Reviews,
 ) -> None:
     """``/review`` — the last finished game here (a private chat: the user's last game);
-    ``/review 123`` — game No. 123 if it was played here or by the user."""
-    args = (command.args or "").strip().lstrip("#№")
+    ``/review 123`` — game No. 123 if it was played here or by the user; ``/review match``
+    (``матч``) with or without a number — that game's whole match."""
+    words = (command.args or "").split()
+    whole_match = bool(words) and words[0].lower() in MATCH_WORDS
+    args = " ".join(words[1:] if whole_match else words).lstrip("#№")
     if args and not args.isdigit():
         await message.answer(t(lang, "review_usage"))
         return
@@ -216,13 +246,23 @@ async def review_command(
         else:
             await refusals.reply(message, lang, refused)
         return
+    thread = place.thread_id or None
+    if whole_match and snap.match.length > 1:
+        start, match_task = reviews.request_match(snap.game_id)
+        if start is ReviewStart.RUNNING:
+            await message.answer(t(lang, "match_review_running"))
+            return
+        if not await reviews.match_stored(snap.game_id):
+            await message.answer(t(lang, "match_review_wait"))
+        await _deliver_match(match_task, snap, lang, place.chat_id, thread, shows, bot)
+        return
     start, task = reviews.request(snap.game_id)
     if start is ReviewStart.RUNNING:
         await message.answer(t(lang, "review_running"))
         return
     if await reviews.stored(snap.game_id) is None:
         await message.answer(t(lang, "review_wait"))
-    await _deliver(task, snap, lang, place.chat_id, place.thread_id or None, shows, bot)
+    await _deliver(task, snap, lang, place.chat_id, thread, shows, bot)
 
 
 async def _deliver(
@@ -237,28 +277,13 @@ async def _deliver(
     """Wait for the review and send it: the summary, then the mistakes' pictures (drawn by
     the drawing process). Nothing is sent when another bot process computed it for its own
     request (that one sends it)."""
-    outbox = shows.outbox
-
-    async def say(text: str) -> None:
-        await outbox.run(
-            chat_id, lambda: bot.send_message(chat_id, text, message_thread_id=thread_id)
-        )
-
-    try:
-        result = await asyncio.shield(task)
-    except Refused as refused:
-        await say(refusals.refusal_text(lang, refused))
-        return
-    except Exception:
-        log.exception("the review of game %s failed", snap.game_id)
-        await say(t(lang, "review_failed"))
-        return
+    result = await _awaited(task, snap, lang, chat_id, thread_id, shows, bot)
     if result is None:
         return
     snap = localized(snap, lang)
     game = snap.game
     names = {side: snap.names[game.seat_of(side)] for side in Side}
-    await say(review_text(result, names, lang))
+    await _say(review_text(result, names, lang), chat_id, thread_id, shows, bot)
     painter = shows.boards.painter
     album = []
     for n, picture in enumerate(mistake_pictures(result, names, lang), start=1):
@@ -268,6 +293,52 @@ async def _deliver(
         upload = BufferedInputFile(image, filename=f"review-{snap.game_id}-{n}.jpg")
         album.append(InputMediaPhoto(media=upload, caption=picture.caption))
     await _send_album(album, chat_id, thread_id, shows, bot)
+
+
+async def _deliver_match(
+    task: asyncio.Task,
+    snap: Snapshot,
+    lang: str,
+    chat_id: int,
+    thread_id: int | None,
+    shows: Shows,
+    bot: Bot,
+) -> None:
+    """Wait for the match's review and send it (one message: no pictures; each game's own
+    review has them)."""
+    result = await _awaited(task, snap, lang, chat_id, thread_id, shows, bot)
+    if result is None:
+        return
+    snap = localized(snap, lang)
+    text = match_review_text(result, (snap.names[0], snap.names[1]), lang)
+    await _say(text, chat_id, thread_id, shows, bot)
+
+
+async def _say(text: str, chat_id: int, thread_id: int | None, shows: Shows, bot: Bot) -> None:
+    await shows.outbox.run(
+        chat_id, lambda: bot.send_message(chat_id, text, message_thread_id=thread_id)
+    )
+
+
+async def _awaited(
+    task: asyncio.Task[T],
+    snap: Snapshot,
+    lang: str,
+    chat_id: int,
+    thread_id: int | None,
+    shows: Shows,
+    bot: Bot,
+) -> T | None:
+    """A review task's result; a refusal or a failure is said in the chat (None then, as
+    when another bot process computed it for its own request and sends it itself)."""
+    try:
+        return await asyncio.shield(task)
+    except Refused as refused:
+        await _say(refusals.refusal_text(lang, refused), chat_id, thread_id, shows, bot)
+    except Exception:
+        log.exception("the review of game %s failed", snap.game_id)
+        await _say(t(lang, "review_failed"), chat_id, thread_id, shows, bot)
+    return None
 
 
 async def _send_album(
@@ -348,6 +419,7 @@ def router() -> Router:
     cbq.register(replay, GameCB.filter(F.a == Act.REPLAY), flags=quiet)
     cbq.register(record, GameCB.filter(F.a == Act.RECORD), flags=quiet)
     cbq.register(review, GameCB.filter(F.a == Act.REVIEW), flags=quiet)
+    cbq.register(match_review, GameCB.filter(F.a == Act.MATCH_REVIEW), flags=quiet)
     r.message.register(review_command, Command("review"))
     r.message.register(history, Command("history"))
     return r

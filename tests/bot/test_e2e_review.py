@@ -16,6 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 
+import storage
 from bot.texts import t
 from tests.bot.harness import active_match, current_board, running_bot, type_and_wait
 from tests.bot.test_e2e_aftergame import finish_a_game_against_the_computer
@@ -259,3 +260,59 @@ async def test_review_of_a_long_game_in_a_group_tapped_by_both_players(tmp_path:
             assert len(_pictures_since(tg, group, mark)) == pictures
             _one_album(tg, group, mark, pictures)
             tg.save_transcript(tmp_path / "group-review-transcript.txt", group)
+
+
+async def test_review_of_a_whole_match_in_a_group(tmp_path: Path) -> None:
+    """A 3-point short match between two people in a group, played to its end: its last
+    board offers «Разбор матча», which reviews every game once and answers with each player's
+    rate over the match and each game's line; `/review матч` gives it again from storage.
+    A name with HTML in it is shown as typed."""
+    async with FakeTelegram(token=TOKEN) as tg:
+        alice = tg.user(111, "Алиса <b>&</b>", language_code="ru")
+        bob = tg.user(112, "Bob", language_code="en")
+        group = tg.group(-1002, "Матчи", admins=[alice])
+        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=8) as run:
+            await tg.wait_idle()
+            await type_and_wait(tg, group, alice, "/new short 3")
+            mark = tg.mark()
+            await tg.tap_button(group, bob, "✋ Присоединиться")
+            await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            rng = random.Random(2)
+            for _ in range(8):
+                await drive_game(
+                    tg, run.app, {-1002: group}, {111: alice, 112: bob}, game_chat=-1002, rng=rng
+                )
+                await tg.wait_idle(quiet=0.3)
+                snap = await active_match(run.app, group.id, alice.id)
+                if snap is None or snap.match.is_over:  # no next game: the match is over
+                    break
+            (last,) = await run.app.store.list_chat_games(
+                group.id, status=storage.GameStatus.FINISHED, limit=1
+            )
+            assert last.match_length == 3
+            games = await run.app.store.match_games(last.game_id)
+            final = current_board(tg, group)
+            label = t("ru", "btn_match_review")
+            if len(games) == 1:  # the seed must give a match of several games
+                raise AssertionError("one game decided the match")
+            assert label in [x for row in final.button_labels() for x in row]
+            mark = tg.mark()
+            await tg.tap_button(group, bob, label, message_id=final.message_id)
+            call = await tg.wait_for(
+                lambda c: c.method == "sendMessage" and "Разбор матча" in str(c.params["text"]),
+                chat_id=group,
+                since=mark,
+                timeout=180,
+            )
+            text = tg.messages[group.id][call.result["message_id"]].text or ""
+            assert run.app.reviews.computed == len(games)
+            assert "Алиса <b>&</b>" in text and "Bob" in text and "счёт" in text
+            assert "за матч" in text and "По партиям:" in text
+            for n, row in enumerate(games, start=1):
+                assert f"{n}. №{row.game_id}:" in text
+            mark = tg.mark()
+            await type_and_wait(tg, group, alice, f"/review матч {games[0].game_id}")
+            again = [x for x in _texts_since(tg, group, mark, "sendMessage") if "Разбор матча" in x]
+            assert again == [call.params["text"]] and run.app.reviews.computed == len(games)
+            tg.save_transcript(tmp_path / "match-review-transcript.txt", group)

@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from ai.review import review_game
-from bot.presenter.review import mistake_pictures, review_text
+from bot.presenter.review import match_review_text, mistake_pictures, review_text
 from engine import Side, get_variant
-from gameplay.reviews import Review, ReviewedMistake, summarize
+from gameplay.reviews import MatchGame, MatchReview, Review, ReviewedMistake, summarize
 from tests.fake_telegram import CAPTION_LIMIT, parse_html
 from tests.matches import play_match
 
@@ -69,3 +69,28 @@ def test_the_review_is_html_with_names_escaped_in_one_language(review: Review, l
     for picture in pictures:
         assert len(parse_html(picture.caption)[0]) <= CAPTION_LIMIT
     assert "&lt;b&gt;Ann &amp; Co&lt;/b&gt;" in texts[0]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_match_review_names_the_players_and_each_game(review: Review, lang) -> None:
+    """Two games with the colours swapped: each player's totals add the colour they played
+    in each game; the words are in one language and the names escaped."""
+    second = replace(review, game_id=8)
+    match = MatchReview(
+        "short",
+        3,
+        (1, 3),
+        (MatchGame(review, 0, 1, 2), MatchGame(second, 1, 0, 1)),
+    )
+    names = (NAMES[Side.WHITE], NAMES[Side.BLACK])
+    text = match_review_text(match, names, lang)
+    plain, _ = parse_html(text)
+    foreign = r"[A-Za-z]{2,}" if lang == "ru" else r"[А-Яа-яЁё]{2,}"
+    assert not re.search(foreign, _without_names(plain).replace("/review", "")), plain
+    white, black = review.players[Side.WHITE], review.players[Side.BLACK]
+    seat0 = match.totals(0)
+    assert seat0.decisions == white.decisions + black.decisions
+    assert "&lt;b&gt;Ann &amp; Co&lt;/b&gt;" in text
+    assert ("№7" if lang == "ru" else "No. 7") in plain and "1:3" in plain
+    # the title, the totals, both games' lines and game 1's winner
+    assert plain.count(names[1]) == 5
