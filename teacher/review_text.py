@@ -41,8 +41,8 @@ WHY: dict[str, dict[str, str]] = {
         "double_too_good": "слишком хорошо для удвоения: играя дальше, вы выигрываете больше",
         "wrong_take": "надо было отказаться: принятие теряет больше, чем отказ",
         "wrong_drop": "надо было принять: отказ отдаёт больше, чем игра дальше",
-        "missed_double": "надо было удвоить: {market}",
-        "missed_redouble": "надо было переудвоить: {market}",
+        "missed_double": "надо было удвоить — {market}",
+        "missed_redouble": "надо было переудвоить — {market}",
         "equity": "лучший ход сильнее на {lost_k} тысячных очка",
     },
     "en": {
@@ -57,8 +57,8 @@ WHY: dict[str, dict[str, str]] = {
         "double_too_good": "too good to double: playing on wins more",
         "wrong_take": "should have dropped: taking loses more than the drop",
         "wrong_drop": "should have taken: dropping gives away more than playing on",
-        "missed_double": "should have doubled: {market}",
-        "missed_redouble": "should have redoubled: {market}",
+        "missed_double": "should have doubled — {market}",
+        "missed_redouble": "should have redoubled — {market}",
         "equity": "the best play is worth {lost_k} thousandths of a point more",
     },
 }
@@ -67,12 +67,12 @@ WHY: dict[str, dict[str, str]] = {
 # A missed double's second half: whether the opponent had a drop (``drop`` = 1) or a take.
 MARKET: dict[str, dict[int, str]] = {
     "ru": {
-        1: "у соперника уже отказ — удвоение сразу выигрывало ставку",
-        0: "перевеса уже хватает, а соперник ещё может принять — ставка была бы вдвое выше",
+        1: "у соперника уже отказ, удвоение сразу выигрывало ставку",
+        0: "перевеса уже хватало, а соперник ещё мог принять (игра на удвоенную ставку)",
     },
     "en": {
-        1: "the opponent already has a drop, so the double would have won the stake at once",
-        0: "you were strong enough, and the opponent could still take: twice the stake",
+        1: "the opponent already had a drop, so the double would have won the stake at once",
+        0: "you were strong enough, and the opponent could still take (a game for twice the stake)",
     },
 }
 

@@ -251,10 +251,10 @@ def test_labels_and_words() -> None:
     assert why_line("race", {"lead": -1}, "en").startswith("race: you are 1 pip behind;")
     assert why_line("race", {"lead": 0}).startswith("гонка: вы наравне по пипсам;")
     assert why_line("missed_double", {"equity": 0.7, "drop": 1, "lost": 0.12}) == (
-        "надо было удвоить: у соперника уже отказ — удвоение сразу выигрывало ставку"
+        "надо было удвоить — у соперника уже отказ, удвоение сразу выигрывало ставку"
     )
     assert why_line("missed_redouble", {"equity": 0.5, "drop": 0}, "en").startswith(
-        "should have redoubled: you were strong enough, and the opponent could still take"
+        "should have redoubled — you were strong enough, and the opponent could still take"
     )
 
 
