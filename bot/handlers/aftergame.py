@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TypeVar
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -50,8 +49,6 @@ from gameplay.reviews import Reviews, ReviewStart
 from renderer.options import EN_LABELS, RU_LABELS
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: Items of one album (Telegram's sendMediaGroup takes 2-10).
 ALBUM_MAX = 10
@@ -175,44 +172,29 @@ async def record(
 
 async def review(
     query: CallbackQuery,
+    callback_data: GameCB,
     lang: str,
     snap: Snapshot,
     shows: Shows,
     bot: Bot,
     reviews: Reviews,
 ) -> None:
-    """Review the finished game of the tapped board in its chat."""
+    """Review the finished game of the tapped board in its chat, or with Match review (the
+    last board of a match) the whole match."""
+    whole_match = callback_data.a is Act.MATCH_REVIEW
     to = await _finished_tap(query, lang, snap, shows, bot)
     if to is None:
         return
-    start, task = reviews.request(snap.game_id)
+    key = "match_review" if whole_match else "review"
+    request = reviews.request_match if whole_match else reviews.request
+    start, task = request(snap.game_id)
     if start is ReviewStart.RUNNING and not to.private:  # it will be answered in this chat
-        await query.answer(t(lang, "review_running"))
+        await query.answer(t(lang, f"{key}_running"))
         return
     # From an inline message a running request is for the other player's private chat (or
     # this player's earlier tap): this chat gets the review too when it is ready.
-    await query.answer(_wait_text(lang, "review_wait", to))
-    await _deliver(task, snap, lang, to.chat_id, to.thread_id, shows, bot)
-
-
-async def match_review(
-    query: CallbackQuery,
-    lang: str,
-    snap: Snapshot,
-    shows: Shows,
-    bot: Bot,
-    reviews: Reviews,
-) -> None:
-    """Review the whole match of the tapped board (its last game's board) in its chat."""
-    to = await _finished_tap(query, lang, snap, shows, bot)
-    if to is None:
-        return
-    start, task = reviews.request_match(snap.game_id)
-    if start is ReviewStart.RUNNING and not to.private:
-        await query.answer(t(lang, "match_review_running"))
-        return
-    await query.answer(_wait_text(lang, "match_review_wait", to))
-    await _deliver_match(task, snap, lang, to.chat_id, to.thread_id, shows, bot)
+    await query.answer(_wait_text(lang, f"{key}_wait", to))
+    await _deliver(task, snap, lang, to.chat_id, to.thread_id, shows, bot, whole_match=whole_match)
 
 
 async def review_command(
@@ -246,23 +228,22 @@ async def review_command(
         else:
             await refusals.reply(message, lang, refused)
         return
-    thread = place.thread_id or None
-    if whole_match and snap.match.length > 1:
-        start, match_task = reviews.request_match(snap.game_id)
-        if start is ReviewStart.RUNNING:
-            await message.answer(t(lang, "match_review_running"))
-            return
-        if not await reviews.match_stored(snap.game_id):
-            await message.answer(t(lang, "match_review_wait"))
-        await _deliver_match(match_task, snap, lang, place.chat_id, thread, shows, bot)
-        return
-    start, task = reviews.request(snap.game_id)
+    whole = whole_match and snap.match.length > 1  # a single game's match is the game
+    key = "match_review" if whole else "review"
+    request = reviews.request_match if whole else reviews.request
+    start, task = request(snap.game_id)
     if start is ReviewStart.RUNNING:
-        await message.answer(t(lang, "review_running"))
+        await message.answer(t(lang, f"{key}_running"))
         return
-    if await reviews.stored(snap.game_id) is None:
-        await message.answer(t(lang, "review_wait"))
-    await _deliver(task, snap, lang, place.chat_id, thread, shows, bot)
+    if whole:
+        ready = await reviews.match_stored(snap.game_id)
+    else:
+        ready = await reviews.stored(snap.game_id) is not None
+    if not ready:
+        await message.answer(t(lang, f"{key}_wait"))
+    await _deliver(
+        task, snap, lang, place.chat_id, place.thread_id or None, shows, bot, whole_match=whole
+    )
 
 
 async def _deliver(
@@ -273,14 +254,29 @@ async def _deliver(
     thread_id: int | None,
     shows: Shows,
     bot: Bot,
+    *,
+    whole_match: bool = False,
 ) -> None:
     """Wait for the review and send it: the summary, then the mistakes' pictures (drawn by
-    the drawing process). Nothing is sent when another bot process computed it for its own
-    request (that one sends it)."""
-    result = await _awaited(task, snap, lang, chat_id, thread_id, shows, bot)
+    the drawing process); a match's review (``whole_match``) is one message, each game's own
+    review has the pictures. Nothing is sent when another bot process computed it for its
+    own request (that one sends it)."""
+    try:
+        result = await asyncio.shield(task)
+    except Refused as refused:
+        await _say(refusals.refusal_text(lang, refused), chat_id, thread_id, shows, bot)
+        return
+    except Exception:
+        log.exception("the review of game %s failed", snap.game_id)
+        await _say(t(lang, "review_failed"), chat_id, thread_id, shows, bot)
+        return
     if result is None:
         return
     snap = localized(snap, lang)
+    if whole_match:
+        text = match_review_text(result, (snap.names[0], snap.names[1]), lang)
+        await _say(text, chat_id, thread_id, shows, bot)
+        return
     game = snap.game
     names = {side: snap.names[game.seat_of(side)] for side in Side}
     await _say(review_text(result, names, lang), chat_id, thread_id, shows, bot)
@@ -295,50 +291,10 @@ async def _deliver(
     await _send_album(album, chat_id, thread_id, shows, bot)
 
 
-async def _deliver_match(
-    task: asyncio.Task,
-    snap: Snapshot,
-    lang: str,
-    chat_id: int,
-    thread_id: int | None,
-    shows: Shows,
-    bot: Bot,
-) -> None:
-    """Wait for the match's review and send it (one message: no pictures; each game's own
-    review has them)."""
-    result = await _awaited(task, snap, lang, chat_id, thread_id, shows, bot)
-    if result is None:
-        return
-    snap = localized(snap, lang)
-    text = match_review_text(result, (snap.names[0], snap.names[1]), lang)
-    await _say(text, chat_id, thread_id, shows, bot)
-
-
 async def _say(text: str, chat_id: int, thread_id: int | None, shows: Shows, bot: Bot) -> None:
     await shows.outbox.run(
         chat_id, lambda: bot.send_message(chat_id, text, message_thread_id=thread_id)
     )
-
-
-async def _awaited(
-    task: asyncio.Task[T],
-    snap: Snapshot,
-    lang: str,
-    chat_id: int,
-    thread_id: int | None,
-    shows: Shows,
-    bot: Bot,
-) -> T | None:
-    """A review task's result; a refusal or a failure is said in the chat (None then, as
-    when another bot process computed it for its own request and sends it itself)."""
-    try:
-        return await asyncio.shield(task)
-    except Refused as refused:
-        await _say(refusals.refusal_text(lang, refused), chat_id, thread_id, shows, bot)
-    except Exception:
-        log.exception("the review of game %s failed", snap.game_id)
-        await _say(t(lang, "review_failed"), chat_id, thread_id, shows, bot)
-    return None
 
 
 async def _send_album(
@@ -418,8 +374,7 @@ def router() -> Router:
     quiet = {"tap": "load", "claim": "none"}
     cbq.register(replay, GameCB.filter(F.a == Act.REPLAY), flags=quiet)
     cbq.register(record, GameCB.filter(F.a == Act.RECORD), flags=quiet)
-    cbq.register(review, GameCB.filter(F.a == Act.REVIEW), flags=quiet)
-    cbq.register(match_review, GameCB.filter(F.a == Act.MATCH_REVIEW), flags=quiet)
+    cbq.register(review, GameCB.filter(F.a.in_({Act.REVIEW, Act.MATCH_REVIEW})), flags=quiet)
     r.message.register(review_command, Command("review"))
     r.message.register(history, Command("history"))
     return r
