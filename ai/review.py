@@ -65,7 +65,9 @@ ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
 #: Labels by error rate (mean equity lost per decision × 1000), upper bounds inclusive.
 #: Chosen from 100 reviewed games per variant of the computer levels against each other
 #: (docs/records.md; median and quartiles): ``hard`` 0 (max 5.6 short / 7.6 long), ``medium``
-#: 11 (6–16) short / 4 (2–10) long, ``easy`` 112 (89–125) short / 56 (33–113) long.
+#: 11 (6–16) short / 4 (2–10) long, ``easy`` 112 (89–125) short / 56 (33–113) long; still
+#: between the levels on the nets of ``2a081d4``: hard 1.9 / 0.0, medium 11.0 / 6.4, easy
+#: 100.3 / 75.4 (short / long medians).
 STRONG_MAX = 5.0
 AVERAGE_MAX = 25.0
 MISTAKES_SHOWN = 3
