@@ -377,9 +377,8 @@ def _judge(index: int, turn: TurnRecord, moved: set[Side], valuer: _Valuer) -> D
     )
     if len(plays) < 2:
         return None
-    best = hint(turn.before, turn.dice, first_turn=turn.first_turn, options=valuer.options, n=1)[0][
-        0
-    ]
+    ranked = hint(turn.before, turn.dice, first_turn=turn.first_turn, options=valuer.options, n=1)
+    best = ranked[0][0]
     opponent_first = turn.side.other not in moved
     played = next((p for p in plays if p == turn.play), turn.play)
     played_eq = valuer.play(played, opponent_first)
