@@ -40,6 +40,7 @@ class Act(StrEnum):
     ADMIN_END = "E"  # a group admin confirms ending the game
     ADMIN_KEEP = "K"  # ... or lets it go on
     REVIEW = "Q"  # the computer's review of the finished game
+    MATCH_REVIEW = "M"  # the review of the whole match, once it is over
 
 
 class GameCB(CallbackData, prefix="g"):
@@ -81,6 +82,11 @@ class RulesCB(CallbackData, prefix="k"):
     view: str
     key: str = ""
     game: int = 0
+
+
+#: RulesCB(view="menu") key of a button on a message that is not a rules page (a private view
+#: of a game's board): the menu comes as a message of its own, the tapped one stays as it is.
+RULES_MENU_APART = "apart"
 
 
 class SettingsCB(CallbackData, prefix="o"):

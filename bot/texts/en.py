@@ -214,10 +214,22 @@ TEXTS: dict[str, str] = {
     "record_note_long": "; long nardy: the same layout with long-nardy points",
     "record_note_short": "",
     "btn_review": "🧑‍🏫 Review",
+    "btn_match_review": "🧑‍🏫 Match review",
+    "match_review_wait": "Reviewing the match game by game: the computer judges every decision…",
+    "match_review_running": "This match's review is already being prepared; it will come here.",
+    "match_review_title": "🧑‍🏫 <b>Match review</b>: {a} — {b}, {variant}, {length}-point "
+    "match, score {score}",
+    "match_review_player": "<b>{name}</b>: {rate} — {label} ({decisions} in the match)",
+    "match_review_games": "Game by game:",
+    "match_review_game": "{n}. No. {game}: {a} {rate_a} · {b} {rate_b} — {winner} +{points}",
+    "match_review_hint": "A game's mistakes with pictures: /review and the game's number, "
+    "e.g. /review {game}.",
     "review_wait": "Reviewing the game: the computer judges every decision…",
     "review_running": "This game's review is already being prepared; it will come here.",
     "review_failed": "The game could not be reviewed. Please try again a little later.",
     "game_not_over": "The review comes once the game is over.",
+    "match_not_over": "The match review comes once the match is over; a finished game's "
+    "review: /review.",
     "review_title": "🧑‍🏫 <b>Game review</b>: {white} — {black}, {variant}",
     "review_scale": "Error rate: equity lost per decision on average, ×1000: up to 5 is "
     "strong play, up to 25 average, above that a beginner's.",
@@ -229,11 +241,13 @@ TEXTS: dict[str, str] = {
     "review_cube_double": "the double",
     "review_cube_take": "taking the double",
     "review_cube_drop": "dropping the double",
+    "review_cube_no_double": "rolled without doubling",
     "review_incomplete": "Not every turn was judged: the game is too long for the time allowed.",
     "review_pictures": "Pictures: orange arrows are the play made, dashed blue ones the best.",
     "review_picture": "{disc} {name} · mistake {n} of {of} · turn {turn}\n{what}\n−{lost}: {why}",
     "review_usage": "Review: /review — the last finished game here, /review 123 — game "
-    "No. 123. The list of games: /history",
+    "No. 123, /review match — the whole match (/review match 123 — the match of game No. "
+    "123). The list of games: /history",
     "review_none": "No finished game to review here yet. Start one: /new",
     "review_not_here": "Game No. {game} is not among this chat's games or yours.",
     "history_title": "🗂 <b>Recent games</b>{whose}",
@@ -399,6 +413,10 @@ TEXTS: dict[str, str] = {
     "set_scoring_checkers_left": "checkers left (V-9)",
     "set_btn_toggle": "{mark} {label} ({vid})",
     "set_btn_hints": "{mark} Hints in games between people",
+    "set_board_line": "The group's board: {side}",
+    "set_btn_board": "🧭 Group board: {side}",
+    "set_board_white": "White at the bottom",
+    "set_board_black": "Black at the bottom",
     "set_lbl_block_in_passing": "Six-block in passing",
     "set_lbl_block_needs_home": "Block once opp. is home",
     "set_lbl_first_move_lot_dice": "First move: lot dice",
@@ -414,10 +432,19 @@ TEXTS: dict[str, str] = {
     "btn_way_steps": "🔢 Step by step",
     "cap_picker_public": "The move is chosen in private; the board changes once it is made.",
     "cap_picker": "🔒 Only you see this. Pick a checker, or a whole play.",
-    "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or «Step by step».",
+    "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or “Step by step”.",
     "picker_fallback": "Your private view did not open: the move buttons are on the board now.",
     "picker_again": "Opening your move view again.",
     "picker_spectator": "{name} is moving. The board changes after the move.",
+    "view_waiting": (
+        "🔒 Only you see this: "
+        "the board from your side, as the turn began. It closes once {name} has moved."
+    ),
+    "btn_view_rules": "📖 Rules",
+    "view_spectator": (
+        "🔒 Only you see this: "
+        "the board as {name} sees it, as the turn began. It closes after the move."
+    ),
     # ---- move clocks, abandoned games (issue #13) -----------------------------------------
     "clock_off": "no limit",
     "clock_5m": "5 min",
