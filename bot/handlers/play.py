@@ -75,6 +75,15 @@ CHANGES = frozenset(
 TURN_ENTRY = frozenset({Act.PICK, Act.BACK, Act.MOVE, Act.UNDO, Act.DONE, Act.PLAY, Act.WAY})
 
 
+async def answer_quietly(query: CallbackQuery, text: str | None = None) -> None:
+    """Answer a tap before the work it asks for; a refused answer (too late: a redelivered
+    update whose first worker answered it and died) must not stop that work."""
+    try:
+        await query.answer(text)
+    except TelegramBadRequest as exc:
+        log.warning("could not answer a tap: %s", exc)
+
+
 def button_action(cb: GameCB) -> Action:
     """The game action a board button asks for."""
     match cb.a:
@@ -140,15 +149,16 @@ async def open_picker(
     target = Target(place.chat_id, place.thread_id)
     if seat is None or seat != mover:  # a short answer, then a private view of their own
         name = short_name(snap.names.get(mover, "?"))
-        await query.answer(
-            t(lang, "picker_spectator", name=name) if seat is None else t(lang, "not_your_turn")
+        await answer_quietly(
+            query,
+            t(lang, "picker_spectator", name=name) if seat is None else t(lang, "not_your_turn"),
         )
         await shows.show_view(snap, target, actor.user_id, query.id)
         return
     # Answered first: drawing and sending the picker is the slow part of this tap. (If
     # Telegram then refuses the picker, the board's own buttons appear instead.)
     note = shows.picker_note(snap)
-    await query.answer(t(lang, note) if note else None)
+    await answer_quietly(query, t(lang, note) if note else None)
     await shows.open_picker(snap, target, actor.user_id, query.id)
 
 
@@ -165,7 +175,7 @@ async def choose_way(
     """Whole plays or step by step: remembered for the player, the picker redrawn."""
     way = PickerWay.PLAYS if callback_data.s else PickerWay.STEPS
     await games.players.set_picker_way(actor.user_id, way)
-    await query.answer()
+    await answer_quietly(query)
     if place is None:  # an inline message's board
         await shows.pick(snap, Target(0, inline_id=query.inline_message_id), 0, None)
         return
@@ -209,7 +219,7 @@ async def pick(
     except ValueError:
         await query.answer(t(lang, "outdated"))
         return
-    await query.answer()
+    await answer_quietly(query)
     target = Target(place.chat_id, place.thread_id)
     picker = picker_of(query)
     if picker is not None:

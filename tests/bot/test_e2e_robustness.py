@@ -28,7 +28,7 @@ from tests.bot.harness import (
     tap_and_wait,
     type_and_wait,
 )
-from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser
+from tests.fake_telegram import QUERY_TOO_OLD, FakeChat, FakeTelegram, FakeUser
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -202,6 +202,26 @@ async def test_429_during_a_turn_is_retried(tmp_path: Path) -> None:
         edits = tg.calls("editMessageMedia", chat_id=group)
         assert [c.error_code for c in edits[-2:]] == [429, None]
         assert run.app.outbox.retries >= 1
+        assert "Выберите" in (current_board(tg, group).caption or "")
+
+
+async def test_a_pick_whose_answer_is_refused_still_shows_its_destinations(
+    tmp_path: Path,
+) -> None:
+    """A redelivered Pick tap (its first worker answered it, then died) can no longer be
+    answered: Telegram says "query is too old". The board must change all the same."""
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
+        group, alice, bob = await start_group_game(tg)
+        mover, _ = await mover_and_other(run, group, alice, bob)
+        board = current_board(tg, group)
+        assert "Выберите" not in (board.caption or "")
+        tg.fail_next("answerCallbackQuery", error_code=400, description=QUERY_TOO_OLD)
+        await tap_and_wait(tg, group, board.message_id, mover, a_pick(board), check_button=False)
+        answers = tg.calls("answerCallbackQuery")
+        assert answers[-1].error_code == 400
         assert "Выберите" in (current_board(tg, group).caption or "")
 
 
