@@ -73,6 +73,87 @@ def encode_short(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
+# The 21 distinct rolls as (weight out of 36, the distances one checker can hit at with it),
+# for the shot counts below (a double moves up to four times its number).
+_HIT_DISTANCES = [
+    (1, [a * k for k in range(1, 5) if a * k <= 24]) if a == b else (2, [a, b, a + b])
+    for a in range(1, 7)
+    for b in range(a, 7)
+]
+
+
+def _short_side(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
+    """Hand-made units for side ``a`` of a short-nardy board, against attacker ``b``.
+
+    The raw point units leave a small net to discover how exposed a blot is, how long a
+    prime is and whether a back checker can get out; gnubg's contact net is handed such
+    units directly, and so is ours. All are in ``a``'s numbering: ``b``'s checker on its
+    point q stands on ``a``'s 25 − q and moves *up* in ``a``'s numbering (its bar is 0).
+    """
+    n = a.shape[0]
+    pts = a[:, 1:25]
+    made = pts >= 2
+    # b's checkers in a's numbering, index r = 0 (b's bar) .. 24.
+    b_at = np.concatenate([b[:, 25:26], b[:, 24:0:-1]], axis=1)  # column r: b's point 25 - r
+    attackers = b_at > 0
+    blots = np.concatenate([np.zeros((n, 1), bool), pts == 1], axis=1)  # column p: a's point p
+    # hit_at[d]: some b checker stands exactly d pips behind some a blot.
+    hit_at = np.zeros((n, 25), bool)
+    for d in range(1, 25):
+        hit_at[:, d] = (attackers[:, : 25 - d] & blots[:, d:]).any(axis=1)
+    shots = np.zeros(n, np.float32)
+    for w, dists in _HIT_DISTANCES:
+        hit = np.zeros(n, bool)
+        for d in dists:
+            hit |= hit_at[:, d]
+        shots += w * hit
+    # b's points that stop a (two or more), in a's numbering (column p-1: a's point p).
+    b_made = b_at[:, 1:25] >= 2
+    # Primes: longest run of made points anywhere, and in front of b's rearmost checker.
+    runs = _runs(made)
+    b_back = np.where(attackers, np.arange(25), 99).min(axis=1)  # b's rearmost, a's numbering
+    ahead = _POINTS[None, :] > b_back[:, None]
+    prime_ahead = np.where(ahead, runs, 0).max(axis=1)
+    # a's rearmost checker (bar 25) and how many single dice land it on a point b lets it use.
+    idx = np.arange(1, 26)
+    back = np.where(a[:, 1:26] > 0, idx, 0).max(axis=1)
+    open_dice = np.zeros(n, np.float32)
+    rows = np.arange(n)
+    for d in range(1, 7):
+        dest = back - d
+        ok = dest >= 1
+        blocked = b_made[rows, np.clip(dest - 1, 0, 23)]
+        open_dice += ok & ~blocked
+    back_checkers = a[:, 19:26].sum(axis=1).astype(np.float32)
+    units = [
+        shots / 36.0,
+        (pts == 1).sum(axis=1) / 5.0,
+        made[:, 0:6].sum(axis=1) / 6.0,
+        runs.max(axis=1) / 6.0,
+        prime_ahead / 6.0,
+        (prime_ahead >= 5).astype(np.float32),
+        back_checkers / 15.0,
+        made[:, 18:24].sum(axis=1) / 3.0,
+        np.where(back >= 19, open_dice, 6.0) / 6.0,
+    ]
+    return [u[:, None].astype(np.float32) for u in units]
+
+
+SHORT_SIDE_UNITS = 9
+
+
+def encode_short_plus(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Short nardy: :func:`encode_short`'s units plus, per side, the hand-made units of
+    :func:`_short_side` (shots at its blots, primes, back checkers, anchors, escapes) and the
+    pip lead (221)."""
+    me_pips = pips(me.astype(np.float32))
+    opp_pips = pips(opp.astype(np.float32))
+    lead = (opp_pips - me_pips) / 40.0
+    parts = [encode_short(me, opp), *_short_side(me, opp), *_short_side(opp, me)]
+    parts += [lead[:, None], np.tanh(lead)[:, None]]
+    return np.concatenate(parts, axis=1).astype(np.float32)
+
+
 def _runs(held: np.ndarray) -> np.ndarray:
     """Length of the run of held points ending at each column (0 where not held)."""
     out = np.zeros(held.shape, dtype=np.int16)
@@ -173,3 +254,4 @@ def encode_long(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
 
 LONG_INPUTS = 2 * LONG_SIDE_UNITS + 5
 SHORT_INPUTS = 201
+SHORT_PLUS_INPUTS = SHORT_INPUTS + 2 * SHORT_SIDE_UNITS + 2

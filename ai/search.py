@@ -49,7 +49,7 @@ class NetEvaluator:
     def probs(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
         """Outcome probabilities (see :mod:`ai.variant_ai`) of (N, 26) after-state boards."""
         vai = self.vai
-        out = self.nets.probs(vai.encode(me, opp), vai.phase(me, opp))
+        out = self.nets.probs(vai.encode(me, opp, self.nets.n_in), vai.phase(me, opp))
         if self.bearoff is not None:
             rows = self.bearoff.applies(me, opp)
             if rows.any():
