@@ -73,13 +73,35 @@ def encode_short(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
-# The 21 distinct rolls as (weight out of 36, the distances one checker can hit at with it),
-# for the shot counts below (a double moves up to four times its number).
-_HIT_DISTANCES = [
-    (1, [a * k for k in range(1, 5) if a * k <= 24]) if a == b else (2, [a, b, a + b])
-    for a in range(1, 7)
-    for b in range(a, 7)
-]
+# The 21 distinct rolls: their weights out of 36 and, padded with distance 0 (never a hit),
+# the distances one checker can hit at with each (a double moves up to four times its number).
+_ROLL_WEIGHTS36 = np.array([1 if a == b else 2 for a in range(1, 7) for b in range(a, 7)])
+_HIT_DISTANCES = np.array(
+    [
+        ([a * k if a * k <= 24 else 0 for k in range(1, 5)] if a == b else [a, b, a + b, 0])
+        for a in range(1, 7)
+        for b in range(a, 7)
+    ]
+)
+_BITS = np.left_shift(np.uint64(1), np.arange(25, dtype=np.uint64))  # bit p: point p
+_SHIFTS = np.arange(25, dtype=np.uint64)
+
+
+def _mask(flags: np.ndarray, first: int = 0) -> np.ndarray:
+    """(N, k) booleans as one uint64 per row, column j on bit ``first + j``."""
+    return (flags.astype(np.uint64) * _BITS[first : first + flags.shape[1]]).sum(
+        axis=1, dtype=np.uint64
+    )
+
+
+def _longest_run(mask: np.ndarray) -> np.ndarray:
+    """Per row, the longest run of consecutive set bits."""
+    out = np.zeros(mask.shape, np.int16)
+    m = mask.copy()
+    while m.any():
+        out += m != 0
+        m &= m >> np.uint64(1)
+    return out
 
 
 def _short_side(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
@@ -89,47 +111,38 @@ def _short_side(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
     prime is and whether a back checker can get out; gnubg's contact net is handed such
     units directly, and so is ours. All are in ``a``'s numbering: ``b``'s checker on its
     point q stands on ``a``'s 25 − q and moves *up* in ``a``'s numbering (its bar is 0).
+    Boards become bit masks (bit p: ``a``'s point p) so that each unit is a few whole-batch
+    operations: the encoder runs on every reply the search generates.
     """
-    n = a.shape[0]
     pts = a[:, 1:25]
     made = pts >= 2
     # b's checkers in a's numbering, index r = 0 (b's bar) .. 24.
     b_at = np.concatenate([b[:, 25:26], b[:, 24:0:-1]], axis=1)  # column r: b's point 25 - r
-    attackers = b_at > 0
-    blots = np.concatenate([np.zeros((n, 1), bool), pts == 1], axis=1)  # column p: a's point p
-    # hit_at[d]: some b checker stands exactly d pips behind some a blot.
-    hit_at = np.zeros((n, 25), bool)
-    for d in range(1, 25):
-        hit_at[:, d] = (attackers[:, : 25 - d] & blots[:, d:]).any(axis=1)
-    shots = np.zeros(n, np.float32)
-    for w, dists in _HIT_DISTANCES:
-        hit = np.zeros(n, bool)
-        for d in dists:
-            hit |= hit_at[:, d]
-        shots += w * hit
-    # b's points that stop a (two or more), in a's numbering (column p-1: a's point p).
-    b_made = b_at[:, 1:25] >= 2
+    attackers = _mask(b_at > 0)
+    blots = _mask(pts == 1, 1)
+    # hit_at[:, d]: some b checker stands exactly d pips behind some a blot (d = 0: never).
+    hit_at = (attackers[:, None] << _SHIFTS[None, :]) & blots[:, None] != 0
+    hit_at[:, 0] = False
+    shots = hit_at[:, _HIT_DISTANCES].any(axis=2) @ _ROLL_WEIGHTS36
     # Primes: longest run of made points anywhere, and in front of b's rearmost checker.
-    runs = _runs(made)
-    b_back = np.where(attackers, np.arange(25), 99).min(axis=1)  # b's rearmost, a's numbering
-    ahead = _POINTS[None, :] > b_back[:, None]
-    prime_ahead = np.where(ahead, runs, 0).max(axis=1)
+    made_mask = _mask(made, 1)
+    has_b = attackers != 0
+    b_back = np.where(has_b, np.argmax(b_at > 0, axis=1), 24).astype(np.uint64)
+    ahead = ~((np.uint64(2) << b_back) - np.uint64(1))  # bits above b's rearmost
+    prime_ahead = np.where(has_b, _longest_run(made_mask & ahead), 0)
     # a's rearmost checker (bar 25) and how many single dice land it on a point b lets it use.
     idx = np.arange(1, 26)
     back = np.where(a[:, 1:26] > 0, idx, 0).max(axis=1)
-    open_dice = np.zeros(n, np.float32)
-    rows = np.arange(n)
-    for d in range(1, 7):
-        dest = back - d
-        ok = dest >= 1
-        blocked = b_made[rows, np.clip(dest - 1, 0, 23)]
-        open_dice += ok & ~blocked
+    b_made = _mask(b_at[:, 1:25] >= 2, 1)
+    dest = back[:, None] - np.arange(1, 7)[None, :]
+    blocked = (b_made[:, None] >> np.maximum(dest, 0).astype(np.uint64)) & np.uint64(1)
+    open_dice = ((dest >= 1) & (blocked == 0)).sum(axis=1)
     back_checkers = a[:, 19:26].sum(axis=1).astype(np.float32)
     units = [
         shots / 36.0,
         (pts == 1).sum(axis=1) / 5.0,
         made[:, 0:6].sum(axis=1) / 6.0,
-        runs.max(axis=1) / 6.0,
+        _longest_run(made_mask) / 6.0,
         prime_ahead / 6.0,
         (prime_ahead >= 5).astype(np.float32),
         back_checkers / 15.0,
