@@ -38,7 +38,8 @@ class SearchSettings:
     margin: float
     budget: int
     # 2-ply: the best ``deep`` plays at 1-ply (no further than ``deep_margin`` below the best)
-    # are valued 2-ply, until ``deep_budget`` replies in all; 0 turns it off.
+    # are valued 2-ply within ``deep_budget`` replies in all (a hard cap; if it is reached
+    # before two plays are valued, the 1-ply answer stands); 0 turns it off.
     deep: int = 0
     deep_margin: float = 0.0
     deep_budget: int = 0
