@@ -26,11 +26,17 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+# One BLAS thread, as `import ai` sets it, but numpy is imported first here: thread pools
+# made every decision (and so the timings reported) many times slower on this 2-core machine.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
