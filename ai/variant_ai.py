@@ -183,10 +183,12 @@ class ShortAI(VariantAI):
     heuristic_scale = 20.0
     counts_blots = True
     doubled_rate = 0.30  # mars or koks in 505 of 1,682 games, hard against gnubg 0-ply
-    # 2-ply for the best two 1-ply plays when within 0.05: on the gnubg-judged position set
-    # it cut the mean loss per move from 0.0268 to 0.0218 (500 positions) within the budget.
+    # 2-ply for the best two 1-ply plays when within 0.05, at most 12,000 replies (a hard cap):
+    # on the first 500 gnubg-judged positions (net short3 gen. 176, load 8-9 on 2 cores) the
+    # mean loss per move was 1-ply 0.0182, cap 10,000 0.0167 (p99 1.2 s), 18,000 0.0155
+    # (1.9 s), 30,000 0.0148 (2.3 s): p99 grows with the cap, the gain flattens.
     net_search = SearchSettings(
-        candidates=5, margin=0.2, budget=2500, deep=2, deep_margin=0.05, deep_budget=30000
+        candidates=5, margin=0.2, budget=2500, deep=2, deep_margin=0.05, deep_budget=12000
     )
 
     def encoders(self) -> dict[int, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
