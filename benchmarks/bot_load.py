@@ -1,7 +1,7 @@
 """Load test: the real bot process against the fake Bot API server, many games at once.
 
 Usage: python benchmarks/bot_load.py [--games 200] [--seconds 60] [--warmup 10] [--think 1.0]
-       [--workers N] [--database sqlite|postgresql|postgresql://...] [--redis redis://...]
+       [--mode board|picker] [--workers N] [--database sqlite|postgresql|postgresql://...] [--redis redis://...]
 
 Starts the fake server in this process and ``python -m bot`` as a child process (a fresh
 SQLite file, production settings: real send budgets, JPEG boards, one drawing process). With
@@ -17,6 +17,14 @@ update to its answerCallbackQuery and to the board edit (median, p99), the CPU t
 the bot, its drawing process and this process, and the peak memory of the bot and its drawing
 process (with several workers: summed over the workers, plus the PostgreSQL and Redis servers'
 CPU). Figures and what they mean: docs/bot.md, docs/deployment.md.
+
+``--mode board`` (the default) plays on the group board's own buttons (``GROUP_PICKER=false``,
+as before issue #12); ``--mode picker`` plays as groups do now: the mover opens a private
+picker (an ephemeral message) and plays in it, taking the fewest taps it offers (a whole play
+when there are few, else one tap per step where a point has one destination). It adds, per
+turn: the calls the whole group sees (sends and edits of public messages), all Bot API calls,
+taps by variant for non-doubles and doubles (median, p90), and CPU-ms of the bot and its
+drawing process.
 """
 
 from __future__ import annotations
@@ -82,10 +90,33 @@ class Stats:
     def __init__(self) -> None:
         self.answer_ms: list[float] = []
         self.edit_ms: list[float] = []
+        self.board_ms: list[float] = []  # a committing tap -> the group board's edit
         self.turns = 0
         self.games_finished = 0
         self.errors = 0
         self.measure_from = 0.0
+        self.public_per_turn: list[int] = []
+        self.calls_per_turn: list[int] = []
+        self.taps: dict[tuple[str, bool], list[int]] = {}  # (variant, doubles) -> per turn
+
+
+class CountingTelegram(FakeTelegram):
+    """The fake server, counting each chat's calls: all of them, and those the whole group
+    sees (sends and edits of public messages)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.all_calls: dict[int, int] = {}
+        self.public_calls: dict[int, int] = {}
+
+    def _record(self, method: str, params: dict, body: dict) -> None:  # type: ignore[override]
+        super()._record(method, params, body)
+        call = self._calls[-1]
+        if call.chat_id is None or method == "getUpdates":
+            return
+        self.all_calls[call.chat_id] = self.all_calls.get(call.chat_id, 0) + 1
+        if call.ok and not call.is_ephemeral and method.startswith(("send", "edit")):
+            self.public_calls[call.chat_id] = self.public_calls.get(call.chat_id, 0) + 1
 
 
 def actor_name(caption: str) -> str:
@@ -168,6 +199,145 @@ async def play_game(
             continue
         if GameCB.unpack(data).a is Act.DONE and time.monotonic() >= stats.measure_from:
             stats.turns += 1
+
+
+REACTIONS = (
+    "sendPhoto",
+    "editEphemeralMessageMedia",
+    "editEphemeralMessageCaption",
+    "editMessageMedia",
+    "editMessageCaption",
+)
+COMMITS = (Act.DONE, Act.PLAY)
+
+
+async def play_picker_game(
+    tg: CountingTelegram, index: int, stats: Stats, stop: float, think: float = 0.0
+) -> None:
+    """One group played through private pickers, with the fewest taps each picker offers."""
+    rng = random.Random(index)
+    chat_id = -100_000 - index
+    variant = "long" if index % 2 else "short"
+    a = tg.user(10_000 + 2 * index, f"A{index}")
+    b = tg.user(10_001 + 2 * index, f"B{index}")
+    group = tg.group(chat_id, f"Load {index}")
+    group.members.update({a.id, b.id})
+    players = {a.first_name: a, b.first_name: b}
+    mark = tg.mark()
+    await tg.send_text(group, a, f"/new {variant}")
+    await tg.wait_for("sendMessage", chat_id=group, since=mark, timeout=60)
+    lobby = tg.last_bot_message(group)
+    mark = tg.mark()
+    await tg.tap(group, lobby.message_id, b, lobby.buttons()[0][0]["callback_data"])
+    await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=60)
+    taps, turn_public, turn_all = 0, tg.public_calls.get(chat_id, 0), tg.all_calls.get(chat_id, 0)
+    while time.monotonic() < stop:
+        boards = [
+            m
+            for m in tg.messages[chat_id].values()
+            if m.from_bot and not m.deleted and m.media_kind == "photo"
+        ]
+        board = boards[-1]
+        caption = board.caption or ""
+        if "👉" not in caption and "⚖️" not in caption:  # over: a rematch
+            rematch_data = next(
+                (
+                    d
+                    for row in board.buttons()
+                    for btn in row
+                    if (d := btn.get("callback_data", "")).startswith("g:")
+                    and GameCB.unpack(d).a is Act.REMATCH
+                ),
+                None,
+            )
+            if rematch_data is None:
+                await asyncio.sleep(0.05)
+                continue
+            stats.games_finished += 1
+            await rematch(tg, group, board.message_id, rematch_data, a, b)
+            taps = 0
+            continue
+        who = players[actor_name(caption)]
+        mine = [m for m in tg.ephemeral_messages(group, who) if not m.dropped]
+        surface = mine[-1] if mine else board
+        options: dict[Act, list[str]] = {}
+        for row in surface.buttons():
+            for button in row:
+                data = button.get("callback_data", "")
+                if data.startswith("g:"):
+                    cb = GameCB.unpack(data)
+                    if cb.a is Act.WAY and cb.s == 0:
+                        continue  # never back to step by step: the fewest taps
+                    options.setdefault(cb.a, []).append(data)
+        order = (Act.TAKE, Act.ROLL, Act.OPEN, Act.PLAY, Act.WAY, Act.DONE, Act.MOVE, Act.PICK)
+        act = next((x for x in order if x in options), None)
+        if act is None:
+            await asyncio.sleep(0.05)
+            continue
+        data = rng.choice(options[act])
+        if think:
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        doubles = _doubles(surface.caption or "")
+        mark = tg.mark()
+        sent = time.monotonic() - tg._started_at
+        if surface.is_ephemeral:
+            qid = await tg.tap_ephemeral(
+                group, who, data, ephemeral_message_id=surface.ephemeral_message_id
+            )
+        else:
+            qid = await tg.tap(group, surface.message_id, who, data)
+        taps += 1
+        measured = time.monotonic() >= stats.measure_from
+        try:
+            answer = await tg.wait_for(
+                lambda c, qid=qid: (
+                    c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid
+                ),
+                since=mark,
+                timeout=60,
+            )
+            if measured:
+                stats.answer_ms.append((answer.time - sent) * 1000)
+            board_id = board.message_id
+            if act in COMMITS:
+                edit = await tg.wait_for(
+                    lambda c, board_id=board_id: (
+                        c.method in ("editMessageMedia", "editMessageCaption")
+                        and c.ok
+                        and c.params.get("message_id") == board_id
+                    ),
+                    chat_id=group,
+                    since=mark,
+                    timeout=60,
+                )
+                if measured:
+                    stats.board_ms.append((edit.time - sent) * 1000)
+            else:
+                edit = await tg.wait_for(
+                    lambda c: c.method in REACTIONS and c.ok, chat_id=group, since=mark, timeout=60
+                )
+            if measured:
+                stats.edit_ms.append((edit.time - sent) * 1000)
+        except TimeoutError:
+            stats.errors += 1
+            continue
+        if act in COMMITS:
+            await asyncio.sleep(0.05)  # let the turn's "your move" notice go out
+            if measured:
+                stats.turns += 1
+                stats.taps.setdefault((variant, doubles), []).append(taps)
+                stats.public_per_turn.append(tg.public_calls.get(chat_id, 0) - turn_public)
+                stats.calls_per_turn.append(tg.all_calls.get(chat_id, 0) - turn_all)
+            taps = 0
+            turn_public = tg.public_calls.get(chat_id, 0)
+            turn_all = tg.all_calls.get(chat_id, 0)
+
+
+def _doubles(caption: str) -> bool:
+    """Whether the roll on a caption's "👉 … · rolled 4-4" line is a double."""
+    line = next((x for x in caption.splitlines() if "👉" in x and "·" in x), "")
+    digits = [ch for ch in line.rsplit("·", 1)[-1] if ch.isdigit()]
+    return len(digits) >= 2 and digits[0] == digits[1]
 
 
 async def rematch(
@@ -256,6 +426,12 @@ async def main() -> None:
         "the bot answers, which saturates it)",
     )
     parser.add_argument(
+        "--mode",
+        choices=("board", "picker"),
+        default="board",
+        help="board: the group board's own buttons; picker: private pickers (issue #12)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -268,6 +444,7 @@ async def main() -> None:
     )
     parser.add_argument("--redis", default=None, help="redis:// URL (default: a throw-away one)")
     args = parser.parse_args()
+    picker = args.mode == "picker"
     tmp = Path(tempfile.mkdtemp(prefix="nardy-load-"))
     webhook = args.workers > 1 or args.database != "sqlite"
     with contextlib.ExitStack() as servers:
@@ -276,7 +453,7 @@ async def main() -> None:
         if webhook:
             redis_url, redis_pid = _redis(args.redis, servers)
             server_pids += [redis_pid] if redis_pid else []
-        async with FakeTelegram(
+        async with CountingTelegram(
             token=TOKEN,
             store_file_bytes=False,
             decode_images=False,
@@ -284,7 +461,11 @@ async def main() -> None:
             clock=time.monotonic,
         ) as tg:
             env = dict(os.environ, BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url)
-            env.update(database, LOG_LEVEL="WARNING")
+            env.update(
+                database,
+                LOG_LEVEL="WARNING",
+                GROUP_PICKER="true" if picker else "false",
+            )
             ports = [_free_port() for _ in range(args.workers)] if webhook else [0]
             if webhook:
                 assert redis_url is not None
@@ -337,9 +518,10 @@ async def main() -> None:
                     cpu["servers"] += servers_cpu()
                     cpu["here"] += time.process_time()
 
+                play = play_picker_game if picker else play_game
                 await asyncio.gather(
                     sample_cpu(),
-                    *(play_game(tg, i, stats, stop, args.think) for i in range(args.games)),
+                    *(play(tg, i, stats, stop, args.think) for i in range(args.games)),  # type: ignore[arg-type]
                 )
                 elapsed = time.monotonic() - start
                 memory = max(peak_rss_mb(p.pid) for p in procs)
@@ -390,6 +572,28 @@ async def main() -> None:
         f"bot process peak memory (VmHWM): {memory:.0f} MB; drawing workers: "
         + (", ".join(f"{w:.0f} MB" for w in workers) or "none")
     )
+    if picker and stats.turns:
+        print(
+            f"per turn: CPU bot {cpu['bot'] / stats.turns * 1000:.1f} ms + drawing "
+            f"{cpu['workers'] / stats.turns * 1000:.1f} ms; public calls (group sees) median "
+            f"{statistics.median(stats.public_per_turn):.0f}, p90 "
+            f"{percentile(stats.public_per_turn, 0.9):.0f}, mean "
+            f"{statistics.mean(stats.public_per_turn):.2f}; all Bot API calls median "
+            f"{statistics.median(stats.calls_per_turn):.0f}, mean "
+            f"{statistics.mean(stats.calls_per_turn):.1f}"
+        )
+        if stats.board_ms:
+            print(
+                f"committing tap -> group board edit: median "
+                f"{statistics.median(stats.board_ms):.0f} ms, p99 "
+                f"{percentile(stats.board_ms, 0.99):.0f} ms"
+            )
+        for (variant, doubles), counts in sorted(stats.taps.items()):
+            kind = "doubles" if doubles else "non-doubles"
+            print(
+                f"taps per turn, {variant} {kind}: median {statistics.median(counts):.0f}, "
+                f"p90 {percentile(counts, 0.9):.0f} ({len(counts)} turns)"
+            )
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from bot.inline_boards import InlineBoards
 from bot.languages import Languages
 from bot.middlewares import Claim, Context, GameTap, Updates
 from bot.outbox import Outbox
+from bot.private import PrivateAnswers, PrivateScope
 from bot.session import AnsweredQueries, ApiSession
 from bot.shared import RedisShared, SharedUnavailable
 from bot.showing import Shows
@@ -236,9 +237,11 @@ def make_dispatcher(
     dp.update.outer_middleware(Updates())
     context = Context(games, langs)
     claim = Claim(games)
+    private = PrivateScope()
     for observer in (dp.message, dp.callback_query):
         observer.outer_middleware(context)
         observer.middleware(claim)
+        observer.middleware(private)
     dp.callback_query.middleware(GameTap(games))
     dp.include_routers(*routers())
     dp.errors.register(_on_error)
@@ -316,11 +319,18 @@ async def build(
     painter = Painter(settings.render_processes)
     await painter.start()
     inline = InlineBoards(bot, outbox, painter, media_chat_id=settings.media_chat_id)
-    shows = Shows(Boards(bot, store, outbox, painter, sole_writer=sole), games, langs, inline)
+    shows = Shows(
+        Boards(bot, store, outbox, painter, sole_writer=sole),
+        games,
+        langs,
+        inline,
+        pickers=settings.group_picker,
+    )
     reviews = Reviews(store)
     dp = make_dispatcher(games, lobby, shows, langs, settings, reviews)
     answered = AnsweredQueries()
     bot.session.middleware(answered)
+    bot.session.middleware(PrivateAnswers())
     dp["answered"] = answered
     scheduler = ClockScheduler(store, ClockNotices(games, shows), time=time)
     games.on_clock_written = scheduler.wake_by
@@ -340,12 +350,27 @@ async def build(
     )
 
 
+#: Commands answered to the asker only in a group (an ephemeral message, bot.private).
+PRIVATE_IN_GROUPS = frozenset({"help", "hint", "stats", "rules", "why"})
+
+
 async def register_commands(bot: Bot) -> None:
-    """The command menu in both languages (Russian is also the default for other languages)."""
+    """The command menu in both languages (Russian is also the default for other languages);
+    in groups the commands answered privately are marked ``is_ephemeral``."""
     for lang in LANGS:
         commands = [BotCommand(command=c, description=t(lang, f"cmd_{c}")) for c in COMMANDS]
-        for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
-            await bot.set_my_commands(commands, scope=scope, language_code=lang)
+        await bot.set_my_commands(commands, scope=BotCommandScopeDefault(), language_code=lang)
+        in_groups = [
+            BotCommand(
+                command=c,
+                description=t(lang, f"cmd_{c}"),
+                is_ephemeral=True if c in PRIVATE_IN_GROUPS else None,
+            )
+            for c in COMMANDS
+        ]
+        await bot.set_my_commands(
+            in_groups, scope=BotCommandScopeAllGroupChats(), language_code=lang
+        )
     commands = [BotCommand(command=c, description=t("ru", f"cmd_{c}")) for c in COMMANDS]
     await bot.set_my_commands(commands, scope=BotCommandScopeDefault())
 

@@ -15,8 +15,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
+from aiogram.types import (
+    BufferedInputFile,
+    EphemeralMessageParameters,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+)
 
 import storage
 from bot.drawing import Painter
@@ -60,6 +66,20 @@ class Board:
     keyboard: InlineKeyboardMarkup | None
     position: Position
     options: BoardOptions
+
+
+@dataclass(frozen=True, slots=True)
+class Picker:
+    """A mover's private picker: an ephemeral message in a group, seen by ``receiver`` only."""
+
+    chat_id: int
+    receiver: int
+    ephemeral_id: int
+
+
+class PickerFailed(Exception):
+    """An ephemeral picker could not be sent or changed (refused, expired, deleted); the
+    layer above re-sends it or falls back to buttons on the shared board."""
 
 
 class ChatGone(Exception):
@@ -291,3 +311,114 @@ class Boards:
         """A plain message to a chat, if it can still be reached."""
         with contextlib.suppress(TelegramBadRequest, TelegramForbiddenError):
             await self.outbox.run(chat_id, lambda: self.bot.send_message(chat_id, text))
+
+    # ---- private pickers (ephemeral messages) -----------------------------------------------
+
+    async def send_picker(
+        self,
+        game_id: int,
+        target: Target,
+        receiver: int,
+        board: Board,
+        *,
+        query_id: str | None,
+        replace: bool,
+    ) -> Picker:
+        """Show ``board`` to ``receiver`` only (in place of the tapped board when
+        ``replace``); PickerFailed if Telegram does not take it."""
+        photo = await self._picture(game_id, board)
+        params = EphemeralMessageParameters(
+            receiver_user_id=receiver,
+            callback_query_id=query_id,
+            replace_callback_query_message=True if replace else None,
+        )
+        try:
+            msg = await self.outbox.run(
+                target.chat_id,
+                lambda: self.bot.send_photo(
+                    target.chat_id,
+                    photo,
+                    caption=board.caption,
+                    reply_markup=board.keyboard,
+                    message_thread_id=target.thread_id or None,
+                    ephemeral_message_parameters=params,
+                ),
+                kind="ephemeral",
+            )
+        except TelegramAPIError as exc:
+            log.info("picker for %s in chat %s refused: %s", receiver, target.chat_id, exc)
+            raise PickerFailed(str(exc)) from None
+        if msg is None or msg.ephemeral_message_id is None:
+            raise PickerFailed("no ephemeral message id in the answer")
+        return Picker(target.chat_id, receiver, msg.ephemeral_message_id)
+
+    async def edit_picker(
+        self, game_id: int, picker: Picker, board: Board, *, picture: bool = True
+    ) -> None:
+        """Show ``board`` in the open picker (skipped if a newer state was asked for
+        meanwhile); PickerFailed when it is gone (expired, deleted) or refused."""
+        key = ("ephemeral", picker.receiver, picker.ephemeral_id)
+        ticket = await self.outbox.ticket(picker.chat_id, key)
+        where = {
+            "chat_id": picker.chat_id,
+            "receiver_user_id": picker.receiver,
+            "ephemeral_message_id": picker.ephemeral_id,
+        }
+        call: Callable[[], Awaitable[object]]
+        if picture:
+            media = InputMediaPhoto(
+                media=await self._picture(game_id, board), caption=board.caption
+            )
+
+            def call() -> Awaitable[object]:
+                return self.bot.edit_ephemeral_message_media(
+                    media=media, reply_markup=board.keyboard, **where
+                )
+        else:
+
+            def call() -> Awaitable[object]:
+                return self.bot.edit_ephemeral_message_caption(
+                    caption=board.caption, reply_markup=board.keyboard, **where
+                )
+
+        try:
+            await self.outbox.run(
+                picker.chat_id,
+                call,
+                skip=lambda: self.outbox.overtaken(picker.chat_id, key, ticket),
+                kind="ephemeral",
+            )
+        except TelegramAPIError as exc:
+            raise PickerFailed(str(exc)) from None
+
+    async def close_picker(self, picker: Picker) -> None:
+        """Delete a picker (its receiver sees the shared board again); gone already is fine."""
+        with contextlib.suppress(TelegramAPIError):
+            await self.outbox.run(
+                picker.chat_id,
+                lambda: self.bot.delete_ephemeral_message(
+                    chat_id=picker.chat_id,
+                    receiver_user_id=picker.receiver,
+                    ephemeral_message_id=picker.ephemeral_id,
+                ),
+                kind="ephemeral",
+            )
+
+    async def tell_privately(
+        self, chat_id: int, receiver: int, text: str, *, query_id: str | None = None, **kw: object
+    ) -> bool:
+        """A text only ``receiver`` sees in a group (a private answer); False when Telegram
+        refused it (the caller answers publicly instead)."""
+        params = EphemeralMessageParameters(receiver_user_id=receiver, callback_query_id=query_id)
+        try:
+            msg = await self.outbox.run(
+                chat_id,
+                lambda: self.bot.send_message(
+                    chat_id, text, ephemeral_message_parameters=params, **kw
+                ),
+                kind="ephemeral",
+            )
+        except TelegramAPIError as exc:
+            log.info("private answer to %s in chat %s refused: %s", receiver, chat_id, exc)
+            return False
+        return msg is not None

@@ -30,6 +30,9 @@ class Act(StrEnum):
     VERIFY = "f"  # after the match: verify the dice (docs/fairness.md)
     REPLAY = "A"  # the finished game's animated replay
     RECORD = "F"  # the finished game's record as a .mat file
+    OPEN = "o"  # a group's shared board: open the mover's private picker
+    PLAY = "P"  # a whole play (``s``: its index among the turn's legal plays)
+    WAY = "v"  # the picker's way: ``s`` 1 whole plays, 0 step by step (remembered)
     CLAIM = "C"  # the mover's time is up: the waiting player claims the game
     WAIT = "W"  # the mover's time is up: keep waiting
     ABANDON_YES = "a"  # accept the other player's offer to abandon the game

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     webhook_path: str = Field("/telegram/webhook", alias="WEBHOOK_PATH")
     invitation_ttl_hours: int = Field(24, alias="INVITATION_TTL_HOURS", ge=1, le=24 * 30)
     render_processes: int = Field(1, alias="RENDER_PROCESSES", ge=0, le=8)
+    # Groups play through private pickers (ephemeral messages, Bot API 10.3); off for a Bot
+    # API server without them: the buttons are then on the shared board, as before.
+    group_picker: bool = Field(True, alias="GROUP_PICKER")
     # Where board pictures for inline-mode games are uploaded (Telegram takes no upload into
     # an inline message): a private channel or group the bot may post in. Empty: a player's
     # private chat with the bot (the upload is deleted there at once).

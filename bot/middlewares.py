@@ -101,7 +101,11 @@ class Context(BaseMiddleware):
             chat = message.chat
             await self.games.chats.seen(chat.id, chat.type, chat.title)
             data["place"] = place_of(message)
-            data["lang"] = await self.langs.of_chat(chat.id)
+            if message.ephemeral_message_id is not None and user is not None:
+                # a tap in a private picker: only its user reads the answer
+                data["lang"] = await self.langs.of_chat(user.id)
+            else:
+                data["lang"] = await self.langs.of_chat(chat.id)
         elif user is not None:
             data["lang"] = await self.langs.of_chat(user.id)
         else:

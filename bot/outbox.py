@@ -10,6 +10,11 @@ overtaken by a newer state of the same message is skipped instead of being sent 
 a notice made for a version of a game that has moved on while the notice waited ("your move"
 after the player has started moving).
 
+Ephemeral messages (a group member's private move picker, private answers in a group) are
+seen by one person and are not the group's messages: they have their own budget per chat
+(``kind="ephemeral"``), so a mover's taps never eat into the group's 20 a minute, and a 429
+on them pauses only that budget (a 429 on the group's messages pauses the group's two).
+
 Several workers of one bot share all of that through Redis (:mod:`bot.shared`: Telegram's
 limits are per bot); without it, or for a call made while Redis does not answer, the budgets
 and records of this process are used.
@@ -28,6 +33,7 @@ from typing import Protocol, TypeVar
 
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 
+from bot.private import private_to
 from bot.shared import RedisShared, SharedUnavailable, Spec
 
 log = logging.getLogger(__name__)
@@ -129,6 +135,12 @@ class Window:
                 await _sleep(self.sent[0] + self.seconds - now)
 
 
+def _family(kind: str) -> str:
+    """Which of a chat's pauses a call of ``kind`` waits out after a 429: ephemeral calls
+    (seen by one member) have their own; everything else shares the chat's ("")."""
+    return "ephemeral" if kind == "ephemeral" else ""
+
+
 class Outbox:
     """Runs Bot API calls for a chat under that chat's budget, with retries."""
 
@@ -138,19 +150,22 @@ class Outbox:
         private: tuple[float, float] = (8, 2.0),
         group_send: tuple[int, float] = (20, 60.0),
         group_edit: tuple[float, float] = (20, 2.0),
+        ephemeral: tuple[float, float] = (30, 10.0),
         max_retries: int = 3,
         shared: RedisShared | None = None,
     ) -> None:
-        """``private`` and ``group_edit`` are token buckets, (burst, calls per second);
-        ``group_send`` is (calls, per seconds): new messages in a group at Telegram's 20 a
-        minute, edits (the board in place) faster, as edits are not notifications.
+        """``private``, ``group_edit`` and ``ephemeral`` are token buckets, (burst, calls per
+        second); ``group_send`` is (calls, per seconds): new messages in a group at
+        Telegram's 20 a minute, edits (the board in place) faster, as edits are not
+        notifications; ephemeral calls (seen by one member) on their own.
         ``shared``: the budgets and records all workers of the bot use (None: this process's)."""
         self.shared = shared
         self._budgets: dict[tuple[int, str], Limiter] = {}
         self._private = private
         self._group_send = group_send
         self._group_edit = group_edit
-        self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._ephemeral = ephemeral
+        self._latest: OrderedDict[tuple[int, Hashable], int] = OrderedDict()
         self._versions: OrderedDict[Hashable, int] = OrderedDict()
         self._counter = 0
         self._swept_at = _now()
@@ -159,7 +174,7 @@ class Outbox:
         self.shared_failures = 0
 
     def budget(self, chat_id: int, kind: str = "send") -> Limiter:
-        key = (chat_id, "all" if chat_id > 0 else kind)
+        key = (chat_id, "all" if chat_id > 0 and kind != "ephemeral" else kind)
         budget = self._budgets.get(key)
         if budget is None:
             self._sweep()
@@ -169,6 +184,8 @@ class Outbox:
 
     def _spec(self, chat_id: int, kind: str) -> tuple[str, Spec]:
         """The name and shape of the budget a call of ``kind`` in the chat is counted in."""
+        if kind == "ephemeral":
+            return "ephemeral", Spec("bucket", self._ephemeral[0], rate=self._ephemeral[1])
         if chat_id > 0:
             return "all", Spec("bucket", self._private[0], rate=self._private[1])
         if kind == "send":
@@ -185,7 +202,7 @@ class Outbox:
             async with budget.lock:
                 while True:
                     try:
-                        wait = await self.shared.take(chat_id, name, spec)
+                        wait = await self.shared.take(chat_id, name, spec, _family(kind))
                     except SharedUnavailable as exc:
                         self._shared_failed(exc)
                         break
@@ -224,9 +241,9 @@ class Outbox:
             if idle and not budget.lock.locked():
                 del self._budgets[key]
 
-    async def ticket(self, chat_id: int, message_id: int) -> int:
-        """A number for a new wanted state of a message; later requests (by any worker, when
-        shared) get larger ones."""
+    async def ticket(self, chat_id: int, message_id: Hashable) -> int:
+        """A number for a new wanted state of a message (a board's id, or a picker's key);
+        later requests (by any worker, when shared) get larger ones."""
         if self.shared is not None:
             try:
                 return await self.shared.ticket(chat_id, message_id)
@@ -234,7 +251,7 @@ class Outbox:
                 self._shared_failed(exc)
         return self._local_ticket(chat_id, message_id)
 
-    def _local_ticket(self, chat_id: int, message_id: int) -> int:
+    def _local_ticket(self, chat_id: int, message_id: Hashable) -> int:
         self._counter += 1
         key = (chat_id, message_id)
         self._latest[key] = self._counter
@@ -244,7 +261,7 @@ class Outbox:
             self._latest.popitem(last=False)
         return self._counter
 
-    async def overtaken(self, chat_id: int, message_id: int, ticket: int) -> bool:
+    async def overtaken(self, chat_id: int, message_id: Hashable, ticket: int) -> bool:
         """Whether a newer state of the message was requested after ``ticket``."""
         if self.shared is not None:
             try:
@@ -291,6 +308,8 @@ class Outbox:
         ``skip`` (a function, or a coroutine function) is asked once the budget allows the
         call. Other Telegram errors propagate to the caller, which knows what they mean for it.
         """
+        if kind == "send" and private_to(chat_id) is not None:
+            kind = "ephemeral"  # a private answer in a group (bot.private): not the group's
         attempt = 0
         while True:
             await self._take(chat_id, kind)
@@ -307,13 +326,14 @@ class Outbox:
                 self.retries += 1
                 wait = float(exc.retry_after)
                 until = _now() + wait
-                for key in ((chat_id, "all"), (chat_id, "send"), (chat_id, "edit")):
+                names = ("ephemeral",) if kind == "ephemeral" else ("all", "send", "edit")
+                for key in ((chat_id, name) for name in names):
                     if key in self._budgets:
                         limiter = self._budgets[key]
                         limiter.paused_until = max(limiter.paused_until, until)
                 if self.shared is not None:
                     try:
-                        await self.shared.pause(chat_id, wait)
+                        await self.shared.pause(chat_id, wait, _family(kind))
                     except SharedUnavailable as exc:
                         self._shared_failed(exc)
                 log.warning("429 in chat %s: waiting %.1fs (attempt %d)", chat_id, wait, attempt)

@@ -171,10 +171,15 @@ class RedisShared:
 
     # ---- budgets ------------------------------------------------------------------------------
 
-    async def take(self, chat_id: int, budget: str, spec: Spec) -> float:
+    def _pause_key(self, chat_id: int, family: str) -> str:
+        return f"{self.prefix}pause:{chat_id}" + (f":{family}" if family else "")
+
+    async def take(self, chat_id: int, budget: str, spec: Spec, family: str = "") -> float:
         """Count one call against chat ``chat_id``'s budget ``budget`` if it allows one now;
-        otherwise how many seconds to wait before asking again (0.0: taken)."""
-        keys = [f"{self.prefix}budget:{chat_id}:{budget}", f"{self.prefix}pause:{chat_id}"]
+        otherwise how many seconds to wait before asking again (0.0: taken). ``family``: which
+        of the chat's pauses holds this budget ("": the chat's own messages; a separate one
+        for calls Telegram limits apart, such as ephemeral messages)."""
+        keys = [f"{self.prefix}budget:{chat_id}:{budget}", self._pause_key(chat_id, family)]
         if spec.kind == "window":
             member = f"{self._me}:{next(self._seq)}"
             span = int(spec.seconds * 1000)
@@ -183,20 +188,26 @@ class RedisShared:
             wait = await self._run("bucket", keys, [spec.limit, spec.rate])
         return wait / 1000
 
-    async def pause(self, chat_id: int, seconds: float) -> None:
+    async def pause(self, chat_id: int, seconds: float, family: str = "") -> None:
         """Telegram answered 429 for this chat: every worker waits ``seconds`` before its next
-        call there (a longer pause already in force is kept)."""
-        await self._run("pause", [f"{self.prefix}pause:{chat_id}"], [max(1, int(seconds * 1000))])
+        call there of the same ``family`` (a longer pause already in force is kept)."""
+        key = self._pause_key(chat_id, family)
+        await self._run("pause", [key], [max(1, int(seconds * 1000))])
 
     # ---- newest wins --------------------------------------------------------------------------
 
-    async def ticket(self, chat_id: int, message_id: int) -> int:
+    def _edit_key(self, chat_id: int, message_id: Hashable) -> str:
+        """A message's record: a board's id, or a private picker's key (a tuple of its parts)."""
+        name = ":".join(map(str, message_id)) if isinstance(message_id, tuple) else message_id
+        return f"{self.prefix}edit:{chat_id}:{name}"
+
+    async def ticket(self, chat_id: int, message_id: Hashable) -> int:
         """A number for a newly wanted state of a message, larger than every earlier one."""
-        key = f"{self.prefix}edit:{chat_id}:{message_id}"
+        key = self._edit_key(chat_id, message_id)
         return await self._run("ticket", [key], [RECORD_SECONDS])
 
-    async def latest_ticket(self, chat_id: int, message_id: int) -> int:
-        key = f"{self.prefix}edit:{chat_id}:{message_id}"
+    async def latest_ticket(self, chat_id: int, message_id: Hashable) -> int:
+        key = self._edit_key(chat_id, message_id)
         value = await self._call(lambda: self._client.get(key))
         return int(value) if value is not None else -1
 

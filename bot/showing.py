@@ -6,6 +6,16 @@ person who did not just act, one short notice ("your move") is sent to them and 
 notice of that game in that chat is deleted: at most one new message per turn, and the chat
 keeps one board and at most one notice per game.
 
+In a group (or forum topic) the shared board changes once per turn: the mover plays in a
+private picker, an ephemeral message Telegram shows to them only, in place of the board
+(:meth:`Shows.open_picker`); its taps edit the picker, and only the committed play edits the
+shared board. The partly played turn is stored with the game, not in the picker, so a picker
+that never arrives, expires or is refused costs nothing: the mover taps the board again and
+gets a new one, and after that (or when Telegram refuses it) the turn falls back to the
+buttons on the shared board, as before pickers. Which picker is open and which turn fell
+back are kept in memory only: after a restart an open picker still works (its buttons name
+the game and its version) and a lost one is simply opened again.
+
 A game accepted from an inline-mode card is shown in that message (:mod:`bot.inline_boards`)
 and nowhere else. If the bot can no longer edit it (deleted, too old), the game goes on in both
 players' private chats, and they are told so once.
@@ -15,18 +25,41 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.boards import Board, Boards, ChatGone, Target
+from bot.boards import Board, Boards, ChatGone, Picker, PickerFailed, Target
 from bot.inline_boards import InlineBoards, InlineLost
 from bot.languages import Languages
 from bot.outbox import Outbox
 from bot.presenter import ChatView, board_view, mention, short_name
 from bot.texts import h, t
-from gameplay import GameService, Refused, Snapshot
+from engine import Phase, Side
+from gameplay import GameService, PickerWay, Refused, Snapshot, turn_key
+from storage.recent import Recent
 
 log = logging.getLogger(__name__)
+
+
+#: A picker is sent at most this many times in one turn; then the turn's buttons go on the
+#: shared board (the mover tapping the board again means the picker did not reach them).
+PICKER_SENDS = 2
+#: The shared group board is drawn from this side all game (issue #18 item 10).
+PUBLIC_SIDE = Side.WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPicker:
+    """A picker on screen: the message, and the turn it is for."""
+
+    picker: Picker
+    turn: tuple[int, int]
+
+
+def turn_of(snap: Snapshot) -> tuple[int, int]:
+    """Which turn of its match the game is at (a picker and a fallback are per turn)."""
+    return turn_key(snap.match.game_number, snap.game)
 
 
 class Shows:
@@ -38,11 +71,18 @@ class Shows:
         games: GameService,
         langs: Languages,
         inline: InlineBoards | None = None,
+        *,
+        pickers: bool = True,
     ) -> None:
         self.boards = boards
         self.games = games
         self.langs = langs
         self.inline = inline or InlineBoards(boards.bot, boards.outbox, boards.painter)
+        #: Whether groups play through private pickers (off: the buttons on the shared board).
+        self.pickers = pickers
+        self._open: Recent[int, OpenPicker] = Recent(4096)  # game -> its open picker
+        self._fallback: Recent[int, tuple[int, int]] = Recent(4096)  # game -> turn on board
+        self._sends: Recent[tuple[int, tuple[int, int]], int] = Recent(4096)
 
     @property
     def outbox(self) -> Outbox:
@@ -58,14 +98,38 @@ class Shows:
             return [Target(row.chat_id, row.thread_id)]
         return [Target(uid) for uid in snap.user_ids.values() if uid is not None]
 
+    def public(self, snap: Snapshot, target: Target) -> bool:
+        """Whether ``target`` shows the shared board of a picker game: a group's, when
+        pickers are on and this turn did not fall back to buttons on the board."""
+        if target.private or target.inline_id is not None or not self.pickers:
+            return False
+        return self._fallback.get(snap.game_id) != turn_of(snap)
+
     async def board(self, snap: Snapshot, target: Target, pick: int | None = None) -> Board:
         """The board ``target`` sees: its language, its owner's side and buttons (an inline
         message speaks the language of the challenge's sender, whose card it was)."""
         inline = target.inline_id is not None
         lang = await self.langs.of_chat(snap.row.chat_id if inline else target.chat_id)
-        owner = target.chat_id if target.private else None
-        bv = board_view(snap, ChatView(lang=lang, owner_user_id=owner, pick=pick, inline=inline))
-        return Board(bv.caption, bv.keyboard, snap.game.current_position, bv.options)
+        if self.public(snap, target):
+            view = ChatView(lang=lang, public=True, side=PUBLIC_SIDE)
+        elif target.private:
+            way = await self.games.players.picker_way(target.chat_id)
+            view = ChatView(lang=lang, owner_user_id=target.chat_id, pick=pick, way=way)
+        else:  # a group's (or an inline message's) board with the mover's buttons on it
+            seat = snap.game.seat_to_act
+            mover = snap.user_ids.get(seat) if seat is not None else None
+            way = await self.games.players.picker_way(mover) if mover else PickerWay.STEPS
+            view = ChatView(lang=lang, pick=pick, way=way, inline=inline)
+        bv = board_view(snap, view)
+        return Board(bv.caption, bv.keyboard, bv.position, bv.options)
+
+    async def picker_board(self, snap: Snapshot, user_id: int, pick: int | None = None) -> Board:
+        """The mover's picker: their language, side and numbering, the steps so far."""
+        lang = await self.langs.of_chat(user_id)
+        way = await self.games.players.picker_way(user_id)
+        view = ChatView(lang=lang, owner_user_id=user_id, pick=pick, picker=True, way=way)
+        bv = board_view(snap, view)
+        return Board(bv.caption, bv.keyboard, bv.position, bv.options)
 
     # ---- publish ----------------------------------------------------------------------------
 
@@ -78,6 +142,7 @@ class Shows:
         """Edit every board of the game to show ``snap``, start the next game of a match,
         and tell the person who must act now."""
         await self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
+        await self._close_stale_picker(snap)
         targets = await self.boards.targets(snap.game_id)
         for target, message_id in targets:
             try:
@@ -115,14 +180,14 @@ class Shows:
     async def pick(
         self, snap: Snapshot, target: Target, message_id: int, point: int | None
     ) -> None:
-        """Show the destinations of a tapped point (or go back) on one board: only the caption
-        and the buttons change, so no picture is drawn — picking is the commonest tap."""
+        """Show the destinations of a tapped point (or go back) on one board: the picture
+        marks the chosen checker and where it can go (issue #18 item 11)."""
         board = await self.board(snap, target, point)
         if target.inline_id is not None:
             await self._edit_inline(snap, target.inline_id, board, picture=False)
             return
         try:
-            await self.boards.edit(snap.game_id, target, message_id, board, picture=False)
+            await self.boards.edit(snap.game_id, target, message_id, board)
         except ChatGone as gone:
             await self.blocked(snap, gone.target)
 
@@ -130,6 +195,7 @@ class Shows:
         """Edit every board's caption and buttons, not its picture (the position is the
         same): the move clock ran out, or the game ended without a move."""
         await self.boards.shown(snap.game_id, snap.version)
+        await self._close_stale_picker(snap)
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
                 board = await self.board(snap, target)
@@ -253,6 +319,107 @@ class Shows:
                     log.info("cannot tell player %s of game %s", user_id, snap.game_id)
                     continue
                 await self.blocked(snap, gone.target)
+
+    # ---- private pickers (groups) -----------------------------------------------------------
+
+    async def open_picker(
+        self, snap: Snapshot, target: Target, user_id: int, query_id: str | None
+    ) -> str | None:
+        """The mover tapped the shared board (or rolled on it): show their picker in its
+        place, again if they tap once more (it may not have arrived); after that, or when
+        Telegram refuses it, the turn's buttons go on the shared board. Returns the catalog
+        key to answer the tap with (None: nothing to say)."""
+        turn = turn_of(snap)
+        key = (snap.game_id, turn)
+        sends = self._sends.get(key, 0)
+        if sends >= PICKER_SENDS:
+            await self.fall_back(snap, target)
+            return "picker_fallback"
+        self._sends[key] = sends + 1
+        board = await self.picker_board(snap, user_id)
+        try:
+            picker = await self.boards.send_picker(
+                snap.game_id, target, user_id, board, query_id=query_id, replace=True
+            )
+        except PickerFailed:
+            await self.fall_back(snap, target)
+            return "picker_fallback"
+        old = self._open.get(snap.game_id)
+        self._open[snap.game_id] = OpenPicker(picker, turn)
+        if old is not None and old.picker != picker:
+            await self.boards.close_picker(old.picker)
+        return None if sends == 0 else "picker_again"
+
+    async def fall_back(self, snap: Snapshot, target: Target) -> None:
+        """Play this turn with the buttons on the shared board (as before pickers)."""
+        self.use_board_buttons(snap.game_id, turn_of(snap))
+        message_id = await self.boards.board_in(snap.game_id, target.chat_id)
+        if message_id is None:
+            await self._send(snap, target)
+            return
+        try:
+            await self.boards.edit(snap.game_id, target, message_id, await self.board(snap, target))
+        except ChatGone as gone:
+            await self.blocked(snap, gone.target)
+
+    def use_board_buttons(self, game_id: int, turn: tuple[int, int]) -> None:
+        """``turn`` is played on the shared board's own buttons (a fallback, or a board from
+        before a restart whose buttons the mover is using)."""
+        self._fallback[game_id] = turn
+
+    async def picker_tapped(
+        self,
+        snap: Snapshot,
+        picker: Picker,
+        target: Target,
+        turn_before: tuple[int, int],
+        *,
+        query_id: str | None,
+        pick: int | None = None,
+    ) -> None:
+        """A tap in a picker was played (or a point picked): while the turn goes on the
+        picker shows it (the selected point and its destinations drawn); when the turn is
+        over the picker closes and the shared board shows the play, once."""
+        turn = turn_of(snap)
+        await self.boards.shown(snap.game_id, snap.version)  # the mover started: notices are stale
+        if snap.active and snap.game.phase is Phase.MOVE and turn == turn_before:
+            board = await self.picker_board(snap, picker.receiver, pick)
+            try:
+                await self.boards.edit_picker(snap.game_id, picker, board)
+            except PickerFailed:  # expired or deleted under the mover's finger: a new one
+                try:
+                    picker = await self.boards.send_picker(
+                        snap.game_id,
+                        target,
+                        picker.receiver,
+                        board,
+                        query_id=query_id,
+                        replace=False,
+                    )
+                except PickerFailed:
+                    await self.fall_back(snap, target)
+                    return
+            self._open[snap.game_id] = OpenPicker(picker, turn)
+            return
+        self._open.pop(snap.game_id, None)
+        await self.boards.close_picker(picker)
+        await self.update(snap, actor_user_id=picker.receiver)
+
+    async def _close_stale_picker(self, snap: Snapshot) -> None:
+        """A picker of a turn that is over (a timeout, a resignation) closes; one of this
+        turn shows what changed (a step typed with /move)."""
+        open_ = self._open.get(snap.game_id)
+        if open_ is None:
+            return
+        if open_.turn != turn_of(snap) or not snap.active:
+            self._open.pop(snap.game_id, None)
+            await self.boards.close_picker(open_.picker)
+            return
+        board = await self.picker_board(snap, open_.picker.receiver)
+        try:
+            await self.boards.edit_picker(snap.game_id, open_.picker, board)
+        except PickerFailed:
+            self._open.pop(snap.game_id, None)
 
     # ---- a chat that is gone -----------------------------------------------------------------
 

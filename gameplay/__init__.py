@@ -19,11 +19,13 @@ from gameplay.actions import (
     Step,
     Take,
     Undo,
+    WholePlay,
 )
 from gameplay.cache import GameCache
 from gameplay.computer import ComputerPlayers
 from gameplay.lobby import Lobby, RematchOffer
 from gameplay.people import ChatDefaults, Chats, Players
+from gameplay.picker import PickerWay, one_tap_steps, turn_key, whole_plays
 from gameplay.refusals import Refusal, Refused
 from gameplay.service import Decision, GameService, Hints, Outcome
 from gameplay.snapshot import Snapshot
@@ -44,6 +46,7 @@ __all__ = [
     "Hints",
     "Lobby",
     "Outcome",
+    "PickerWay",
     "Place",
     "PlayText",
     "Players",
@@ -56,4 +59,8 @@ __all__ = [
     "Step",
     "Take",
     "Undo",
+    "WholePlay",
+    "one_tap_steps",
+    "turn_key",
+    "whole_plays",
 ]

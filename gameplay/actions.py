@@ -74,6 +74,15 @@ class PlayText:
 
 
 @dataclass(frozen=True, slots=True)
+class WholePlay:
+    """One of the turn's legal plays, chosen whole (a picker button): ``index`` into the
+    turn's legal plays (:func:`gameplay.picker.whole_plays` numbers them); it is played and
+    confirmed at once, replacing any steps entered so far."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
 class Double:
     pass
 
@@ -93,7 +102,7 @@ class Resign:
     """Resigning is allowed to either player at any moment of the game (M-19)."""
 
 
-Action = Roll | Step | Undo | Commit | PlayText | Double | Take | Drop | Resign
+Action = Roll | Step | Undo | Commit | PlayText | WholePlay | Double | Take | Drop | Resign
 
 # Actions that wait for nobody's turn (the others must come from the seat to act).
 ANYTIME: tuple[type, ...] = (Resign,)

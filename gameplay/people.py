@@ -16,6 +16,7 @@ from engine.variants import VARIANTS
 from gameplay import clocks
 from gameplay.actions import Actor
 from gameplay.clocks import MoveClock
+from gameplay.picker import PickerWay
 from storage.recent import Recent
 
 
@@ -25,6 +26,7 @@ class Players:
     def __init__(self, store: storage.Storage, limit: int = 100_000) -> None:
         self.store = store
         self._known: Recent[int, tuple[str, str | None]] = Recent(limit)
+        self._ways: Recent[int, PickerWay] = Recent(limit)
 
     async def seen(self, actor: Actor, language: str | None = None) -> str | None:
         """Record the person as Telegram shows them now. ``language`` (their app's) is stored
@@ -66,6 +68,25 @@ class Players:
             return (await self.store.get_user(user_id)).language
         except storage.NotFoundError:
             return None
+
+    async def picker_way(self, user_id: int) -> PickerWay:
+        """How the person last entered a turn (whole plays or step by step)."""
+        known = self._ways.get(user_id)
+        if known is not None:
+            return known
+        way = PickerWay.STEPS
+        stored = await self.store.get_picker_way(user_id)
+        if stored in tuple(PickerWay):
+            way = PickerWay(stored)
+        self._ways[user_id] = way
+        return way
+
+    async def set_picker_way(self, user_id: int, way: PickerWay) -> None:
+        """Remember the way the person chose (written only when it changes)."""
+        if await self.picker_way(user_id) is way:
+            return
+        await self.store.set_picker_way(user_id, str(way))
+        self._ways[user_id] = way
 
 
 @dataclass(frozen=True, slots=True)

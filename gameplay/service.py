@@ -56,6 +56,7 @@ from gameplay.actions import (
     Step,
     Take,
     Undo,
+    WholePlay,
 )
 from gameplay.cache import GameCache
 from gameplay.clocks import ClockState, MoveClock
@@ -459,6 +460,13 @@ class GameService:
                     turn = game.apply_text(text, seat=seat)
                     if turn.is_complete() and not turn.legal_steps():
                         game.commit(seat=seat)
+                case WholePlay(index=index):
+                    if game.phase is not Phase.MOVE:
+                        raise Refused(Refusal.NO_DICE_YET)
+                    plays = game.turn.legal_plays
+                    if not 0 <= index < len(plays):
+                        raise Refused(Refusal.OUTDATED)
+                    game.play(plays[index], seat=seat)
                 case Double():
                     game.offer_double(seat)
                 case Take():

@@ -122,6 +122,16 @@ class Storage(abc.ABC):
         """The user; :class:`~storage.errors.NotFoundError` if never seen."""
 
     @abc.abstractmethod
+    async def get_picker_way(self, user_id: int) -> str | None:
+        """How the user last entered a turn in a move picker ('steps' or 'plays'; None:
+        never chosen)."""
+
+    @abc.abstractmethod
+    async def set_picker_way(self, user_id: int, way: str) -> None:
+        """Remember the user's way of entering turns ('steps' or 'plays'); the user must
+        exist (:meth:`upsert_user`)."""
+
+    @abc.abstractmethod
     async def upsert_chat(
         self, chat_id: int, chat_type: ChatType | str, *, title: str | None = None
     ) -> Chat:

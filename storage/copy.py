@@ -60,6 +60,7 @@ TABLES: tuple[Table, ...] = (
     Table("game_offers", ("game_id", "kind")),
     Table("inline_messages_lost", ("inline_message_id",)),
     Table("game_reviews", ("game_id",)),
+    Table("player_settings", ("user_id",)),
 )
 
 #: Tables whose ids PostgreSQL generates: its sequence must move past the copied ids.

@@ -97,6 +97,9 @@ from storage.sqlite.rows import (
     user_from_row,
 )
 
+#: The ways a move picker can open (``player_settings.picker_way``).
+PICKER_WAYS = ("steps", "plays")
+
 Clock = Callable[[], datetime]
 
 
@@ -149,6 +152,11 @@ class SqlRepository(Storage):
         return await self._write(
             self._tx.upsert_user, user_id, display_name, username, language, self._now()
         )
+
+    async def set_picker_way(self, user_id: int, way: str) -> None:
+        if way not in PICKER_WAYS:
+            raise ValueError(f"picker way must be one of {PICKER_WAYS}, not {way!r}")
+        await self._write(self._tx.set_picker_way, user_id, way, self._now())
 
     async def upsert_chat(
         self, chat_id: int, chat_type: ChatType | str, *, title: str | None = None
@@ -454,6 +462,12 @@ class SqlRepository(Storage):
         if row is None:
             raise NotFoundError("user", user_id)
         return user_from_row(row)
+
+    async def get_picker_way(self, user_id: int) -> str | None:
+        row = await self._fetch_one(
+            "SELECT picker_way FROM player_settings WHERE user_id = ?", (user_id,)
+        )
+        return None if row is None else str(row[0])
 
     async def get_chat(self, chat_id: int) -> Chat:
         row = await self._fetch_one(

@@ -103,6 +103,26 @@ NO_TEXT_TO_EDIT = "Bad Request: there is no text in the message to edit"
 NO_CAPTION_TO_EDIT = "Bad Request: there is no caption in the message to edit"
 NO_MEDIA_TO_EDIT = "Bad Request: there is no media in the message to edit"
 PARSE_ENTITIES = "Bad Request: can't parse entities: "
+# Ephemeral messages (Bot API 10.3).  Telegram documents the parameters but not every error's
+# wording; these follow its style (upper-case codes), and the bot must not depend on them.
+EPHEMERAL_CHAT = "Bad Request: ephemeral messages can be sent only to group and supergroup chats"
+EPHEMERAL_RECEIVER = "Bad Request: RECEIVER_USER_ID_INVALID"
+EPHEMERAL_QUERY = "Bad Request: QUERY_ID_INVALID"
+EPHEMERAL_REPLACE_NO_QUERY = (
+    "Bad Request: replace_callback_query_message can be used only with callback_query_id"
+)
+EPHEMERAL_REPLACE_EPHEMERAL = (
+    "Bad Request: replace_callback_query_message must be False for callback queries from "
+    "ephemeral messages"
+)
+EPHEMERAL_TWICE = "Bad Request: ephemeral message parameters are specified twice"
+EPHEMERAL_MARKUP = "Bad Request: ephemeral messages support only inline keyboards"
+EPHEMERAL_UNSUPPORTED = "Bad Request: EPHEMERAL_MESSAGE_UNSUPPORTED"
+EPHEMERAL_PARAMS = "Bad Request: can't parse ephemeral message parameters JSON object"
+EPHEMERAL_NOT_SPECIFIED = "Bad Request: ephemeral message identifier is not specified"
+RECEIVER_NOT_SPECIFIED = "Bad Request: receiver_user_id is not specified"
+#: callback_query_id and replies to ephemeral messages work only this soon after the tap/send.
+EPHEMERAL_WINDOW = 15.0
 CONFLICT = (
     "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
     "is running"
@@ -176,6 +196,8 @@ _INT_PARAMS = frozenset(
         "height",
         "from_chat_id",
         "until_date",
+        "receiver_user_id",
+        "ephemeral_message_id",
     }
 )
 _BOOL_PARAMS = frozenset(
@@ -192,6 +214,7 @@ _BOOL_PARAMS = frozenset(
         "disable_content_type_detection",
         "allow_paid_broadcast",
         "is_big",
+        "replace_callback_query_message",
         "is_personal",
     }
 )
@@ -209,6 +232,7 @@ _JSON_PARAMS = frozenset(
         "message_ids",
         "menu_button",
         "rights",
+        "ephemeral_message_parameters",
         "results",
         "button",
     }
@@ -418,8 +442,26 @@ class StoredMessage:
     deleted: bool = False
     pinned: bool = False
     edits: int = 0
+    # An ephemeral message: shown to ``receiver_id`` only (message_id 0 on the wire), perhaps
+    # in place of the message ``replaces`` (for that user only); ``dropped`` never arrived.
+    receiver_id: int | None = None
+    ephemeral_message_id: int | None = None
+    replaces: int | None = None
+    created: float = 0.0
+    dropped: bool = False
+    expired: bool = False
     via_bot: bool = False  # posted by a user choosing an inline result
     inline_message_id: str | None = None
+
+    @property
+    def is_ephemeral(self) -> bool:
+        """Whether this message is an ephemeral one (seen by one user only)."""
+        return self.ephemeral_message_id is not None
+
+    @property
+    def live(self) -> bool:
+        """Not deleted and (if ephemeral) not expired."""
+        return not self.deleted and not self.expired
 
     @property
     def photo(self) -> bytes | None:
@@ -497,6 +539,15 @@ class Call:
         """The error code, or None when the call succeeded."""
         return None if self.ok else self.response.get("error_code")
 
+    @property
+    def is_ephemeral(self) -> bool:
+        """Whether the call sends, edits or deletes an ephemeral message (one user sees it)."""
+        return (
+            "Ephemeral" in self.method
+            or "ephemeral_message_parameters" in self.params
+            or "receiver_user_id" in self.params
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class CallbackAnswer:
@@ -518,6 +569,17 @@ class _Query:
     data: str
     created: float
     answered: bool = False
+    ephemeral_id: int | None = None  # the tapped message was this ephemeral one
+
+
+@dataclass(frozen=True, slots=True)
+class _EphemeralSpec:
+    """Validated ``ephemeral_message_parameters`` of one send."""
+
+    receiver: int
+    query: _Query | None
+    replace: bool
+    dropped: bool
 
 
 @dataclass(eq=False, slots=True)
@@ -1041,7 +1103,9 @@ class FakeTelegram(InlineMode):
         can switch it off to keep memory flat;
       decode_images -- fully decode uploaded photos with Pillow (else only read the header);
       history_limit -- keep only about this many recent calls / updates (None = all);
-      dice_seed -- seed for ``sendDice`` values not scripted with ``script_dice``.
+      dice_seed -- seed for ``sendDice`` values not scripted with ``script_dice``;
+      ephemeral_ttl -- seconds after which an ephemeral message expires (None = only when a
+        test calls ``expire_ephemeral``).
     """
 
     def __init__(
@@ -1056,6 +1120,7 @@ class FakeTelegram(InlineMode):
         decode_images: bool = True,
         history_limit: int | None = None,
         dice_seed: int = 0,
+        ephemeral_ttl: float | None = None,
     ) -> None:
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
@@ -1073,7 +1138,7 @@ class FakeTelegram(InlineMode):
         self.messages: dict[int, dict[int, StoredMessage]] = {}
         self.files: dict[str, StoredFile] = {}
         self.callback_answers: dict[str, CallbackAnswer] = {}
-        self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.bot_texts: dict[tuple[str, str], str] = {}
 
         self._next_message_id: dict[int, int] = {}
@@ -1100,6 +1165,13 @@ class FakeTelegram(InlineMode):
         self._failures: dict[str, deque[_Failure]] = {}
         self._dice_script: deque[int] = deque()
         self._rng = random.Random(dice_seed)
+
+        self.ephemeral_ttl = ephemeral_ttl
+        # chat -> (receiver, ephemeral_message_id) -> message; ids count per chat
+        self.ephemerals: dict[int, dict[tuple[int, int], StoredMessage]] = {}
+        self._next_ephemeral_id: dict[int, int] = {}
+        self._ephemeral_delivery: dict[int, str] = {}
+        self._private_entries: dict[int, int] = {}  # log entry index -> the one user who sees it
 
         self._in_flight = 0
         self._last_activity = 0.0
@@ -1167,6 +1239,11 @@ class FakeTelegram(InlineMode):
             "unpinChatMessage": self._m_unpin_chat_message,
             "unpinAllChatMessages": self._m_unpin_all_chat_messages,
             "getFile": self._m_get_file,
+            "editEphemeralMessageText": self._m_edit_ephemeral_message_text,
+            "editEphemeralMessageCaption": self._m_edit_ephemeral_message_caption,
+            "editEphemeralMessageMedia": self._m_edit_ephemeral_message_media,
+            "editEphemeralMessageReplyMarkup": self._m_edit_ephemeral_message_reply_markup,
+            "deleteEphemeralMessage": self._m_delete_ephemeral_message,
         }
         self._methods: dict[str, tuple[str, Handler]] = {
             name.lower(): (name, handler) for name, handler in handlers.items()
@@ -1446,8 +1523,13 @@ class FakeTelegram(InlineMode):
         self._queries[query_id] = _Query(
             query_id, target.id, message_id, person.id, data, self._clock()
         )
+        if check_button and self._replaced_for(target.id, person.id, message_id) is not None:
+            raise ValueError(
+                f"{person.label} sees an ephemeral message in place of #{message_id}; "
+                "tap that (tap_ephemeral) or pass check_button=False"
+            )
         label = f"[{button['text']}]" if button is not None else f"(stale data {data!r})"
-        self._log(target.id, f"{person.label} taps {label} on #{message_id}")
+        self._log(target.id, f"{person.label} taps {label} on #{message_id}", only=person.id)
         self._enqueue(
             {
                 "callback_query": {
@@ -1472,13 +1554,32 @@ class FakeTelegram(InlineMode):
         """Tap the button labelled ``label`` on ``message_id`` or on the newest bot message
         that has such a button.  Returns the callback query id."""
         target = self._chat(chat)
+        person = self._user(user)
         candidates: Iterable[StoredMessage]
         if message_id is not None:
             candidates = [self.messages[target.id][message_id]]
         else:
+            if self.ephemerals.get(target.id):  # what the user sees: their ephemeral first
+                for mine in reversed(self.ephemeral_messages(target, person)):
+                    if mine.dropped:
+                        continue
+                    button = mine.button_by_label(label)
+                    if button is not None and "callback_data" in button:
+                        return await self.tap_ephemeral(
+                            target,
+                            person,
+                            button["callback_data"],
+                            ephemeral_message_id=mine.ephemeral_message_id,
+                        )
             candidates = reversed(list(self.messages[target.id].values()))
         for message in candidates:
             if message.deleted or not message.from_bot:
+                continue
+            if (
+                message_id is None
+                and self.ephemerals.get(target.id)
+                and self._replaced_for(target.id, person.id, message.message_id) is not None
+            ):
                 continue
             button = message.button_by_label(label)
             if button is not None and "callback_data" in button:
@@ -1630,16 +1731,42 @@ class FakeTelegram(InlineMode):
             raise LookupError(f"the bot has sent nothing to chat {chat.id}")
         return self.messages[chat.id][message_id]
 
-    def transcript(self, chat_id: FakeChat | int | None = None) -> str:
+    def last_bot_message_seen_by(
+        self, chat_id: FakeChat | int, user: FakeUser | int
+    ) -> StoredMessage:
+        """The newest message the bot sent that ``user`` sees in the chat: a public one, or
+        an ephemeral one addressed to them (as it is now, even if since edited)."""
+        chat, person = self._chat(chat_id), self._user(user)
+        for call in reversed(self._calls_by_chat.get(chat.id, [])):
+            if not call.ok or not call.method.startswith("send"):
+                continue
+            result = call.result
+            if not isinstance(result, dict):
+                continue
+            number = result.get("ephemeral_message_id")
+            if number is None:
+                return self.messages[chat.id][result["message_id"]]
+            if result.get("receiver_user", {}).get("id") == person.id:
+                return self.ephemerals[chat.id][(person.id, number)]
+        raise LookupError(f"the bot has sent {person.label} nothing in chat {chat.id}")
+
+    def transcript(
+        self, chat_id: FakeChat | int | None = None, *, viewer: FakeUser | int | None = None
+    ) -> str:
         """What happened, in order, as a player would read it.
 
         For one chat, lines are unprefixed; for all chats each line starts with the chat's
         label in brackets.  Continuation lines (more text, button rows) are indented.
+        ``viewer``: only what that user could see -- their own taps and answers, their own
+        ephemeral messages, and everything public (another user's taps are invisible).
         """
         wanted = None if chat_id is None else self._chat(chat_id).id
+        seer = None if viewer is None else self._user(viewer).id
         lines: list[str] = []
-        for entry_chat, entry in self._log_entries:
+        for index, (entry_chat, entry) in enumerate(self._log_entries):
             if wanted is not None and entry_chat != wanted:
+                continue
+            if seer is not None and self._private_entries.get(index, seer) != seer:
                 continue
             prefix = ""
             if wanted is None:
@@ -1799,7 +1926,11 @@ class FakeTelegram(InlineMode):
             for update_id in list(itertools.islice(self._update_archive, excess)):
                 del self._update_archive[update_id]
         if len(self._log_entries) > 4 * limit:
-            del self._log_entries[: len(self._log_entries) - 2 * limit]
+            cut = len(self._log_entries) - 2 * limit
+            del self._log_entries[:cut]
+            self._private_entries = {
+                index - cut: user for index, user in self._private_entries.items() if index >= cut
+            }
 
     def _touch(self) -> None:
         self._last_activity = asyncio.get_running_loop().time()
@@ -2076,6 +2207,9 @@ class FakeTelegram(InlineMode):
             "chat": chat.api(),
             "from": self.bot_user if message.from_bot else self.users[message.sender_id].api(),
         }
+        if message.ephemeral_message_id is not None and message.receiver_id is not None:
+            data["ephemeral_message_id"] = message.ephemeral_message_id
+            data["receiver_user"] = self.users[message.receiver_id].api()
         if message.via_bot:
             data["via_bot"] = self.bot_user
         if message.message_thread_id is not None:
@@ -2221,8 +2355,12 @@ class FakeTelegram(InlineMode):
 
     # ---------------------------------------------------------------- transcript helpers
 
-    def _log(self, chat_id: int | None, entry: str | list[str]) -> None:
+    def _log(self, chat_id: int | None, entry: str | list[str], *, only: int | None = None) -> None:
+        """Log a transcript entry; ``only``: the one user who sees it (a tap, an answer, an
+        ephemeral message), left out of other viewers' transcripts."""
         lines = (entry,) if isinstance(entry, str) else tuple(entry)
+        if only is not None:
+            self._private_entries[len(self._log_entries)] = only
         self._log_entries.append((chat_id, lines))
 
     def _describe(self, message: StoredMessage) -> list[str]:
@@ -2336,12 +2474,23 @@ class FakeTelegram(InlineMode):
 
     async def _m_send_message(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
         chat = self._target_chat(params)
+        spec = self._ephemeral_spec(chat, params)
         text, entities = self._formatted(
             params, "text", "entities", limit=TEXT_LIMIT, too_long=TEXT_TOO_LONG, required=True
         )
         inline, other = _validate_markup(params.get("reply_markup"))
         thread = self._thread(chat, params)
         reply_to = self._reply_target(chat, params)
+        if spec is not None:
+            return self._send_ephemeral(
+                chat,
+                spec,
+                other,
+                text=text,
+                entities=entities,
+                reply_markup=inline,
+                message_thread_id=thread,
+            )
         message = self._new_message(
             chat,
             from_bot=True,
@@ -2357,6 +2506,7 @@ class FakeTelegram(InlineMode):
 
     async def _send_file(self, params: dict[str, Any], files: dict[str, _Upload], kind: str) -> Any:
         chat = self._target_chat(params)
+        spec = self._ephemeral_spec(chat, params)
         caption, caption_entities = self._caption(params)
         inline, other = _validate_markup(params.get("reply_markup"))
         thread = self._thread(chat, params)
@@ -2364,6 +2514,18 @@ class FakeTelegram(InlineMode):
         stored = await self._input_file(params.get(kind), files, kind, kind)
         if chat.blocked:  # blocked while the upload was being decoded
             self._target_chat(params)
+        if spec is not None:
+            return self._send_ephemeral(
+                chat,
+                spec,
+                other,
+                caption=caption,
+                caption_entities=caption_entities,
+                media_kind=kind,
+                file=stored,
+                reply_markup=inline,
+                message_thread_id=thread,
+            )
         message = self._new_message(
             chat,
             from_bot=True,
@@ -2562,10 +2724,370 @@ class FakeTelegram(InlineMode):
         self.callback_answers[query.id] = answer
         who = self.users[query.user_id].label
         if text is None:
-            self._log(query.chat_id, f"bot answers {who}'s tap silently")
+            self._log(query.chat_id, f"bot answers {who}'s tap silently", only=query.user_id)
         else:
             how = "with an alert" if answer.show_alert else "with a toast"
-            self._log(query.chat_id, f'bot answers {who}\'s tap {how}: "{text}"')
+            self._log(
+                query.chat_id, f'bot answers {who}\'s tap {how}: "{text}"', only=query.user_id
+            )
+        return True
+
+    # ---------------------------------------------------------------- ephemeral messages
+
+    def set_ephemeral_delivery(self, user: FakeUser | int, mode: str) -> None:
+        """How ephemeral messages to ``user`` fare: ``"deliver"`` (the default), ``"drop"``
+        (accepted, edits accepted, but the user never sees them -- an offline or old client)
+        or ``"refuse"`` (the send fails with a Bad Request)."""
+        if mode not in ("deliver", "drop", "refuse"):
+            raise ValueError(f"unknown ephemeral delivery mode {mode!r}")
+        self._ephemeral_delivery[self._user(user).id] = mode
+
+    def ephemeral_messages(
+        self, chat: FakeChat | int, user: FakeUser | int, *, live_only: bool = True
+    ) -> list[StoredMessage]:
+        """The ephemeral messages the bot sent to ``user`` in ``chat``, oldest first
+        (``live_only``: those not deleted nor expired, dropped ones included)."""
+        target, person = self._chat(chat), self._user(user)
+        self._expire_due(target.id)
+        found = [
+            m
+            for (receiver, _), m in self.ephemerals.get(target.id, {}).items()
+            if receiver == person.id and (m.live or not live_only)
+        ]
+        return sorted(found, key=lambda m: m.ephemeral_message_id or 0)
+
+    def ephemeral(self, chat: FakeChat | int, user: FakeUser | int) -> StoredMessage:
+        """The newest ephemeral message ``user`` sees in ``chat`` (delivered and live)."""
+        seen = [m for m in self.ephemeral_messages(chat, user) if not m.dropped]
+        if not seen:
+            raise LookupError(f"{self._user(user).label} sees no ephemeral message")
+        return seen[-1]
+
+    def expire_ephemeral(
+        self, chat: FakeChat | int, user: FakeUser | int, ephemeral_message_id: int | None = None
+    ) -> int:
+        """Let ``user``'s live ephemeral messages (or one of them) expire now; how many did."""
+        count = 0
+        for message in self.ephemeral_messages(chat, user):
+            if ephemeral_message_id in (None, message.ephemeral_message_id):
+                self._expire(message)
+                count += 1
+        return count
+
+    def visible_messages(self, chat: FakeChat | int, user: FakeUser | int) -> list[StoredMessage]:
+        """The bot's and users' messages as ``user`` sees the chat now: public ones, with a
+        message replaced for them by an ephemeral one shown as that ephemeral message, and
+        their other ephemeral messages after the public ones."""
+        target, person = self._chat(chat), self._user(user)
+        mine = [m for m in self.ephemeral_messages(target, person) if not m.dropped]
+        out: list[StoredMessage] = []
+        placed: set[int] = set()
+        for message in self.messages.get(target.id, {}).values():
+            if message.deleted:
+                continue
+            instead = [m for m in mine if m.replaces == message.message_id]
+            if instead:
+                out.append(instead[-1])
+                placed.update(id(m) for m in instead)
+            else:
+                out.append(message)
+        out.extend(m for m in mine if id(m) not in placed)
+        return out
+
+    async def tap_ephemeral(
+        self,
+        chat: FakeChat | int,
+        user: FakeUser | int,
+        data: str | None = None,
+        *,
+        label: str | None = None,
+        ephemeral_message_id: int | None = None,
+        check_button: bool = True,
+        stale_client: bool = False,
+    ) -> str:
+        """The user taps a button (by ``data`` or ``label``) on an ephemeral message they see
+        (the newest unless ``ephemeral_message_id``).  ``stale_client``: their app still
+        shows a deleted or expired one (it missed the event; Telegram does not promise it).
+        Returns the callback query id."""
+        target, person = self._chat(chat), self._user(user)
+        if ephemeral_message_id is None:
+            message = self.ephemeral(target, person)
+        else:
+            self._expire_due(target.id)
+            found = self.ephemerals.get(target.id, {}).get((person.id, ephemeral_message_id))
+            gone = found is not None and not found.live and not stale_client
+            if found is None or gone or found.dropped:
+                raise LookupError(f"{person.label} sees no ephemeral #{ephemeral_message_id}")
+            message = found
+        button = None
+        if label is not None:
+            button = message.button_by_label(label)
+            if button is None or "callback_data" not in button:
+                raise LookupError(f"no button {label!r} on {person.label}'s ephemeral message")
+            data = button["callback_data"]
+        if data is None:
+            raise ValueError("give the button's data or label")
+        button = button or message.button_by_data(data)
+        if button is None and check_button:
+            raise ValueError(
+                f"ephemeral e{message.ephemeral_message_id} has no button {data!r}; "
+                f"its buttons are {message.button_labels()}"
+            )
+        query_id = str(next(self._query_seq))
+        self._queries[query_id] = _Query(
+            query_id,
+            target.id,
+            0,
+            person.id,
+            data,
+            self._clock(),
+            ephemeral_id=message.ephemeral_message_id,
+        )
+        shown = f"[{button['text']}]" if button is not None else f"(stale data {data!r})"
+        self._log(
+            target.id,
+            f"{person.label} taps {shown} on their e{message.ephemeral_message_id}",
+            only=person.id,
+        )
+        self._enqueue(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": person.api(),
+                    "message": self._message_payload(message),
+                    "chat_instance": target.instance,
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    def _replaced_for(self, chat_id: int, user_id: int, message_id: int) -> StoredMessage | None:
+        """The live, delivered ephemeral message shown to ``user_id`` in place of
+        ``message_id``, if any."""
+        self._expire_due(chat_id)
+        for (receiver, _), message in self.ephemerals.get(chat_id, {}).items():
+            if (
+                receiver == user_id
+                and message.replaces == message_id
+                and message.live
+                and not message.dropped
+            ):
+                return message
+        return None
+
+    def _expire(self, message: StoredMessage) -> None:
+        message.expired = True
+        who = self.users[message.receiver_id].label if message.receiver_id else "?"
+        self._log(
+            message.chat_id,
+            f"({who}'s ephemeral e{message.ephemeral_message_id} expired)",
+            only=message.receiver_id,
+        )
+
+    def _expire_due(self, chat_id: int) -> None:
+        ttl = self.ephemeral_ttl
+        if ttl is None:
+            return
+        now = self._clock()
+        for message in self.ephemerals.get(chat_id, {}).values():
+            if message.live and now - message.created > ttl:
+                self._expire(message)
+
+    def _ephemeral_spec(self, chat: FakeChat, params: dict[str, Any]) -> _EphemeralSpec | None:
+        """The ephemeral parameters of a send, checked as strictly as the rest (None: a
+        public message)."""
+        raw = params.get("ephemeral_message_parameters")
+        legacy_receiver = params.get("receiver_user_id")
+        legacy_query = params.get("callback_query_id")
+        reply = params.get("reply_parameters")
+        reply_to_ephemeral = reply.get("ephemeral_message_id") if isinstance(reply, dict) else None
+        if raw is None and legacy_receiver is None and legacy_query is None:
+            if reply_to_ephemeral is not None:
+                raise _bad(
+                    "Bad Request: a reply to an ephemeral message must itself be an ephemeral "
+                    "message"
+                )
+            return None
+        if raw is not None and (legacy_receiver is not None or legacy_query is not None):
+            raise _bad(EPHEMERAL_TWICE)
+        if raw is not None:
+            if not isinstance(raw, dict):
+                raise _bad(EPHEMERAL_PARAMS)
+            receiver = raw.get("receiver_user_id")
+            query_id = raw.get("callback_query_id")
+            replace = raw.get("replace_callback_query_message", False)
+        else:
+            receiver, query_id, replace = legacy_receiver, legacy_query, False
+        if not isinstance(replace, bool):
+            raise _bad(EPHEMERAL_PARAMS)
+        if chat.type not in ("group", "supergroup"):
+            raise _bad(EPHEMERAL_CHAT)
+        if (
+            not isinstance(receiver, int)
+            or isinstance(receiver, bool)
+            or receiver not in self.users
+            or receiver not in chat.members
+        ):
+            raise _bad(EPHEMERAL_RECEIVER)
+        query = None
+        if query_id is not None:
+            query = self._queries.get(str(query_id))
+            if query is None or query.chat_id != chat.id or query.user_id != receiver:
+                raise _bad(EPHEMERAL_QUERY)
+            if self._clock() - query.created > EPHEMERAL_WINDOW:
+                raise _bad(QUERY_TOO_OLD)
+        if replace:
+            if query is None:
+                raise _bad(EPHEMERAL_REPLACE_NO_QUERY)
+            if query.ephemeral_id is not None:
+                raise _bad(EPHEMERAL_REPLACE_EPHEMERAL)
+        if reply_to_ephemeral is not None:
+            self._expire_due(chat.id)
+            replied = self.ephemerals.get(chat.id, {}).get((receiver, int(reply_to_ephemeral)))
+            if (
+                replied is None
+                or not replied.live
+                or self._clock() - replied.created > EPHEMERAL_WINDOW
+            ):
+                raise _bad(REPLY_NOT_FOUND)
+        mode = self._ephemeral_delivery.get(receiver, "deliver")
+        if mode == "refuse":
+            raise _bad(EPHEMERAL_UNSUPPORTED)
+        return _EphemeralSpec(receiver, query, replace, dropped=mode == "drop")
+
+    def _send_ephemeral(
+        self, chat: FakeChat, spec: _EphemeralSpec, other: dict[str, Any] | None, **fields: Any
+    ) -> dict[str, Any]:
+        if other is not None:
+            raise _bad(EPHEMERAL_MARKUP)
+        number = self._next_ephemeral_id.get(chat.id, 1)
+        self._next_ephemeral_id[chat.id] = number + 1
+        replaces = spec.query.message_id if spec.replace and spec.query is not None else None
+        message = StoredMessage(
+            chat_id=chat.id,
+            message_id=0,
+            date=int(time.time()),
+            from_bot=True,
+            sender_id=self.bot_id,
+            receiver_id=spec.receiver,
+            ephemeral_message_id=number,
+            replaces=replaces,
+            created=self._clock(),
+            dropped=spec.dropped,
+            **fields,
+        )
+        self.ephemerals.setdefault(chat.id, {})[(spec.receiver, number)] = message
+        who = self.users[spec.receiver].label
+        where = f" in place of #{replaces}" if replaces is not None else ""
+        lost = " (dropped: never arrives)" if spec.dropped else ""
+        self._log_ephemeral(f"bot → {who} only, e{number}{where}{lost}", message)
+        return self._message_payload(message)
+
+    def _log_ephemeral(self, prefix: str, message: StoredMessage) -> None:
+        lines = self._describe(message)
+        self._log(
+            message.chat_id,
+            [f"{prefix}: {lines[0]}".rstrip(), *lines[1:]],
+            only=message.receiver_id,
+        )
+
+    def _ephemeral_for_edit(self, params: dict[str, Any], *, missing: str) -> StoredMessage:
+        chat = self._target_chat(params)
+        receiver = params.get("receiver_user_id")
+        number = params.get("ephemeral_message_id")
+        if receiver is None:
+            raise _bad(RECEIVER_NOT_SPECIFIED)
+        if number is None:
+            raise _bad(EPHEMERAL_NOT_SPECIFIED)
+        self._expire_due(chat.id)
+        message = self.ephemerals.get(chat.id, {}).get((receiver, number))
+        if message is None or not message.live:
+            raise _bad(missing)
+        return message
+
+    def _edited_ephemeral(self, message: StoredMessage, what: str) -> bool:
+        who = self.users[message.receiver_id].label if message.receiver_id else "?"
+        self._log_ephemeral(f"bot edits {what}{who}'s e{message.ephemeral_message_id}", message)
+        return True
+
+    async def _m_edit_ephemeral_message_text(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        message = self._ephemeral_for_edit(params, missing=EDIT_NOT_FOUND)
+        text, entities = self._formatted(
+            params, "text", "entities", limit=TEXT_LIMIT, too_long=TEXT_TOO_LONG, required=True
+        )
+        markup = self._edit_markup(params)
+        if message.text is None:
+            raise _bad(NO_TEXT_TO_EDIT)
+        self._apply_edit(message, {"text": text, "entities": entities, "reply_markup": markup})
+        return self._edited_ephemeral(message, "")
+
+    async def _m_edit_ephemeral_message_caption(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        message = self._ephemeral_for_edit(params, missing=EDIT_NOT_FOUND)
+        caption, caption_entities = self._caption(params)
+        markup = self._edit_markup(params)
+        if message.file is None:
+            raise _bad(NO_CAPTION_TO_EDIT)
+        self._apply_edit(
+            message,
+            {"caption": caption, "caption_entities": caption_entities, "reply_markup": markup},
+        )
+        return self._edited_ephemeral(message, "the caption of ")
+
+    async def _m_edit_ephemeral_message_media(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        message = self._ephemeral_for_edit(params, missing=EDIT_NOT_FOUND)
+        media = params.get("media")
+        if not isinstance(media, dict):
+            raise _bad("Bad Request: can't parse InputMedia JSON object")
+        kind = media.get("type")
+        if kind not in ("photo", "animation", "document"):
+            raise _bad(f"Bad Request: unsupported media type {kind!r} in the fake")
+        media_params = _normalize({k: v for k, v in media.items() if k != "media"})
+        caption, caption_entities = self._caption(media_params, media_params.get("parse_mode"))
+        markup = self._edit_markup(params)
+        if message.file is None:
+            raise _bad(NO_MEDIA_TO_EDIT)
+        stored = await self._input_file(media.get("media"), files, "media", kind)
+        same_file = (
+            message.file.file_unique_id == stored.file_unique_id and message.media_kind == kind
+        )
+        self._apply_edit(
+            message,
+            {
+                "media_kind": kind,
+                "file": message.file if same_file else stored,
+                "caption": caption,
+                "caption_entities": caption_entities,
+                "reply_markup": markup,
+            },
+        )
+        return self._edited_ephemeral(message, "")
+
+    async def _m_edit_ephemeral_message_reply_markup(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        message = self._ephemeral_for_edit(params, missing=EDIT_NOT_FOUND)
+        markup = self._edit_markup(params)
+        self._apply_edit(message, {"reply_markup": markup})
+        return self._edited_ephemeral(message, "the buttons of ")
+
+    async def _m_delete_ephemeral_message(
+        self, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> Any:
+        message = self._ephemeral_for_edit(params, missing=DELETE_NOT_FOUND)
+        message.deleted = True
+        who = self.users[message.receiver_id].label if message.receiver_id else "?"
+        self._log(
+            message.chat_id,
+            f"bot deletes {who}'s e{message.ephemeral_message_id}",
+            only=message.receiver_id,
+        )
         return True
 
     def _scope_key(self, scope: Any) -> str:
@@ -2587,7 +3109,7 @@ class FakeTelegram(InlineMode):
         commands = params.get("commands")
         if not isinstance(commands, list) or len(commands) > 100:
             raise _bad("Bad Request: can't parse commands JSON object")
-        clean: list[dict[str, str]] = []
+        clean: list[dict[str, Any]] = []
         for command in commands:
             name = command.get("command") if isinstance(command, dict) else None
             description = command.get("description") if isinstance(command, dict) else None
@@ -2597,7 +3119,12 @@ class FakeTelegram(InlineMode):
                 raise _bad("Bad Request: command description must be non-empty")
             if len(description) > 256:
                 raise _bad("Bad Request: command description is too long")
-            clean.append({"command": name, "description": description})
+            entry: dict[str, Any] = {"command": name, "description": description}
+            if "is_ephemeral" in command:
+                if not isinstance(command["is_ephemeral"], bool):
+                    raise _bad("Bad Request: can't parse commands JSON object")
+                entry["is_ephemeral"] = command["is_ephemeral"]
+            clean.append(entry)
         key = (self._scope_key(params.get("scope")), str(params.get("language_code") or ""))
         self.commands[key] = clean
         return True

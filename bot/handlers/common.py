@@ -78,6 +78,6 @@ def router() -> Router:
     r = Router(name="common")
     r.message.register(start_with_payload, CommandStart(deep_link=True), F.chat.type == "private")
     r.message.register(start, CommandStart())
-    r.message.register(help_, Command("help"))
+    r.message.register(help_, Command("help"), flags={"answer": "private"})
     r.message.register(set_lang, Command("lang"))
     return r

@@ -18,13 +18,13 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot import refusals
-from bot.boards import Target
+from bot.boards import Picker, Target
 from bot.callbacks import Act, GameCB
 from bot.handlers.dice import client_seed_of
 from bot.handlers.lobby import invitation_commitment, invitation_keyboard, with_commitment
 from bot.languages import Languages
-from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event
-from bot.showing import Shows
+from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event, short_name
+from bot.showing import Shows, turn_of
 from bot.texts import h, localized_notation, t
 from engine import Phase, format_steps
 from engine.scoring import score_game
@@ -36,6 +36,7 @@ from gameplay import (
     Drop,
     GameService,
     Lobby,
+    PickerWay,
     Place,
     PlayText,
     Refused,
@@ -45,6 +46,7 @@ from gameplay import (
     Step,
     Take,
     Undo,
+    WholePlay,
 )
 
 log = logging.getLogger(__name__)
@@ -57,8 +59,20 @@ NOTATION_RE = re.compile(
 )
 
 CHANGES = frozenset(
-    {Act.MOVE, Act.UNDO, Act.DONE, Act.ROLL, Act.DOUBLE, Act.TAKE, Act.DROP, Act.RESIGN_YES}
+    {
+        Act.MOVE,
+        Act.UNDO,
+        Act.DONE,
+        Act.PLAY,
+        Act.ROLL,
+        Act.DOUBLE,
+        Act.TAKE,
+        Act.DROP,
+        Act.RESIGN_YES,
+    }
 )
+#: Buttons that enter the turn's play (in a picker, or on a board that fell back to them).
+TURN_ENTRY = frozenset({Act.PICK, Act.BACK, Act.MOVE, Act.UNDO, Act.DONE, Act.PLAY, Act.WAY})
 
 
 def button_action(cb: GameCB) -> Action:
@@ -72,6 +86,8 @@ def button_action(cb: GameCB) -> Action:
             return Undo()
         case Act.DONE:
             return Commit()
+        case Act.PLAY:
+            return WholePlay(cb.s)
         case Act.DOUBLE:
             return Double()
         case Act.TAKE:
@@ -84,6 +100,80 @@ def button_action(cb: GameCB) -> Action:
 
 
 # ---- buttons -----------------------------------------------------------------------------------
+
+
+def picker_of(query: CallbackQuery) -> Picker | None:
+    """The private picker the tap came from (an ephemeral message), if it did."""
+    message = query.message
+    if isinstance(message, Message) and message.ephemeral_message_id is not None:
+        return Picker(message.chat.id, query.from_user.id, message.ephemeral_message_id)
+    return None
+
+
+def _on_shared_board(query: CallbackQuery, place: Place | None, callback_data: GameCB) -> bool:
+    """A turn-entry button of a group's shared board: the turn is played on its buttons."""
+    return (
+        place is not None
+        and not place.private
+        and picker_of(query) is None
+        and callback_data.a in TURN_ENTRY
+    )
+
+
+async def open_picker(
+    query: CallbackQuery,
+    callback_data: GameCB,
+    lang: str,
+    actor: Actor,
+    place: Place,
+    snap: Snapshot,
+    shows: Shows,
+) -> None:
+    """A group's shared board was tapped: the mover gets their private picker; anybody else
+    a short answer (never a change to the game)."""
+    game = snap.game
+    seat = snap.seat_of_user(actor.user_id)
+    mover = game.seat_to_act
+    if not snap.active or mover is None or game.phase is not Phase.MOVE:
+        await query.answer(t(lang, "outdated"))
+        return
+    if seat is None:
+        name = short_name(snap.names.get(mover, "?"))
+        await query.answer(t(lang, "picker_spectator", name=name))
+        return
+    if seat != mover:
+        await query.answer(t(lang, "not_your_turn"))
+        return
+    target = Target(place.chat_id, place.thread_id)
+    said = await shows.open_picker(snap, target, actor.user_id, query.id)
+    await query.answer(t(lang, said) if said else None)
+
+
+async def choose_way(
+    query: CallbackQuery,
+    callback_data: GameCB,
+    lang: str,
+    actor: Actor,
+    snap: Snapshot,
+    games: GameService,
+    shows: Shows,
+    place: Place | None = None,
+) -> None:
+    """Whole plays or step by step: remembered for the player, the picker redrawn."""
+    way = PickerWay.PLAYS if callback_data.s else PickerWay.STEPS
+    await games.players.set_picker_way(actor.user_id, way)
+    await query.answer()
+    if place is None:  # an inline message's board
+        await shows.pick(snap, Target(0, inline_id=query.inline_message_id), 0, None)
+        return
+    target = Target(place.chat_id, place.thread_id)
+    picker = picker_of(query)
+    if picker is not None:
+        await shows.picker_tapped(snap, picker, target, turn_of(snap), query_id=query.id)
+    elif isinstance(query.message, Message):
+        if _on_shared_board(query, place, callback_data):
+            shows.use_board_buttons(snap.game_id, turn_of(snap))
+        await shows.pick(snap, target, query.message.message_id, None)
 
 
 def point_of(snap: Snapshot, cb: GameCB) -> int | None:
@@ -117,7 +207,16 @@ async def pick(
         await query.answer(t(lang, "outdated"))
         return
     await query.answer()
-    await shows.pick(snap, Target(place.chat_id, place.thread_id), message.message_id, point)
+    target = Target(place.chat_id, place.thread_id)
+    picker = picker_of(query)
+    if picker is not None:
+        await shows.picker_tapped(
+            snap, picker, target, turn_of(snap), query_id=query.id, pick=point
+        )
+        return
+    if _on_shared_board(query, place, callback_data):
+        shows.use_board_buttons(snap.game_id, turn_of(snap))
+    await shows.pick(snap, target, message.message_id, point)
 
 
 async def act(
@@ -129,8 +228,11 @@ async def act(
     games: GameService,
     shows: Shows,
     update_id: int | None = None,
+    place: Place | None = None,
 ) -> None:
-    """A button that changes the game: decide, answer the tap at once, commit, show."""
+    """A button that changes the game: decide, answer the tap at once, commit, show (an
+    inline message's tap has no ``place``: its board is the one message)."""
+    turn_before = turn_of(snap)  # the engine changes ``snap``'s game in place
     try:
         decision = await games.decide(
             actor,
@@ -163,7 +265,35 @@ async def act(
     if callback_data.a is Act.RESIGN_YES and isinstance(query.message, Message):
         confirm = query.message
         await shows.outbox.run(confirm.chat.id, lambda: confirm.delete())
-    await shows.update(outcome.snap, actor_user_id=actor.user_id)
+    after = outcome.snap
+    if place is None:
+        await shows.update(after, actor_user_id=actor.user_id)
+        return
+    target = Target(place.chat_id, place.thread_id)
+    picker = picker_of(query)
+    if picker is not None:
+        await shows.picker_tapped(after, picker, target, turn_before, query_id=query.id)
+        return
+    if _on_shared_board(query, place, callback_data):
+        shows.use_board_buttons(after.game_id, turn_before)
+    elif callback_data.a is Act.ROLL and _must_move(after, actor) and shows.public(after, target):
+        # Rolled on the shared board: the play is chosen in private (or, if the picker
+        # cannot be shown, on the board's buttons); the board shows the roll with the play.
+        await shows.open_picker(after, target, actor.user_id, query.id)
+        return
+    await shows.update(after, actor_user_id=actor.user_id)
+
+
+def _must_move(snap: Snapshot, actor: Actor) -> bool:
+    """Whether ``actor`` now has a play to choose."""
+    game = snap.game
+    seat = game.seat_to_act
+    return (
+        snap.active
+        and game.phase is Phase.MOVE
+        and seat is not None
+        and snap.user_ids.get(seat) == actor.user_id
+    )
 
 
 async def resign_no(query: CallbackQuery, lang: str, shows: Shows) -> None:
@@ -384,7 +514,13 @@ def router() -> Router:
         act, GameCB.filter(F.a == Act.RESIGN_YES), flags={"tap": "anytime", "claim": "save"}
     )
     cbq.register(resign_no, GameCB.filter(F.a == Act.RESIGN_NO), flags={"claim": "none"})
+    cbq.register(
+        open_picker, GameCB.filter(F.a == Act.OPEN), flags={"tap": "load", "claim": "none"}
+    )
+    cbq.register(choose_way, GameCB.filter(F.a == Act.WAY), flags={"tap": "turn", "claim": "none"})
     cbq.register(rematch, GameCB.filter(F.a == Act.REMATCH))
+    # The board's Why? stays public: one explanation per game in the chat, edited in place
+    # for everyone who taps it (issue #18 item 12); a rule's Why? under a refusal is private.
     cbq.register(why, GameCB.filter(F.a == Act.WHY), flags={"tap": "load"})
     cbq.register(
         hint_button, GameCB.filter(F.a == Act.HINT), flags={"tap": "load", "claim": "none"}
@@ -396,5 +532,5 @@ def router() -> Router:
     )
     msg.register(board, Command("board"))
     msg.register(resign, Command("resign"))
-    msg.register(hint, Command("hint"))
+    msg.register(hint, Command("hint"), flags={"answer": "private"})
     return r

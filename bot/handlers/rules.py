@@ -789,8 +789,9 @@ async def why_command(
 def router() -> Router:
     """Included last: it takes only what no other router wanted (see the module doc)."""
     r = Router(name="rules")
-    r.message.register(rules_command, Command("rules"))
-    r.message.register(why_command, Command("why"))
-    r.callback_query.register(rules_button, RulesCB.filter())
+    private = {"answer": "private"}  # in a group only the asker sees it (bot.private)
+    r.message.register(rules_command, Command("rules"), flags=private)
+    r.message.register(why_command, Command("why"), flags=private)
+    r.callback_query.register(rules_button, RulesCB.filter(), flags=private)
     r.message.register(private_question, F.chat.type == "private", F.text, ~F.text.startswith("/"))
     return r

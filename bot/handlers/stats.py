@@ -94,6 +94,6 @@ async def top(
 
 def router() -> Router:
     r = Router(name="stats")
-    r.message.register(stats, Command("stats"))
+    r.message.register(stats, Command("stats"), flags={"answer": "private"})
     r.message.register(top, Command("top"))
     return r

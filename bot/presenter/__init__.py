@@ -24,9 +24,11 @@ from bot.presenter.common import (
     mention,
     point_label,
     short_name,
+    shown_position,
 )
 from bot.presenter.dice import commitment_line, with_copy_button
 from bot.presenter.keyboard import keyboard
+from engine import Position
 from gameplay import Snapshot
 from renderer.options import BoardOptions
 
@@ -48,6 +50,7 @@ __all__ = [
     "mention",
     "point_label",
     "short_name",
+    "shown_position",
 ]
 
 
@@ -56,6 +59,7 @@ class BoardView:
     caption: str
     keyboard: InlineKeyboardMarkup | None
     options: BoardOptions
+    position: Position
 
 
 def board_view(snap: Snapshot, view: ChatView) -> BoardView:
@@ -66,4 +70,4 @@ def board_view(snap: Snapshot, view: ChatView) -> BoardView:
         if len(text) + len(line) <= CAPTION_LIMIT:
             text += line
         buttons = with_copy_button(buttons, view.lang, snap.dice_commitment)
-    return BoardView(text, buttons, board_options(snap, view))
+    return BoardView(text, buttons, board_options(snap, view), shown_position(snap, view))

@@ -19,7 +19,10 @@ def board_options(snap: Snapshot, view: ChatView) -> BoardOptions:
     highlight: frozenset[int] = frozenset()
     last_steps = None
     last_side = None
-    if game.phase is Phase.MOVE and game.dice is not None:
+    if game.phase is Phase.MOVE and game.dice is not None and view.public:
+        turn = game.turn  # the roll as it fell; the play is being chosen in private
+        dice = tuple(s.die for s in turn.steps) + turn.remaining_dice
+    elif game.phase is Phase.MOVE and game.dice is not None:
         turn = game.turn
         # Used dice first: the renderer dims the first ``dice_used`` of them.
         dice = tuple(s.die for s in turn.steps) + turn.remaining_dice

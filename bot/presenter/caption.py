@@ -14,11 +14,12 @@ from bot.presenter.common import (
     point_label,
     recent_play_events,
     short_name,
+    shown_position,
     viewer_side,
 )
 from bot.texts import h, localized_notation, t
 from engine import Phase, Side
-from gameplay import Snapshot
+from gameplay import PickerWay, Snapshot, whole_plays
 
 CAPTION_LIMIT = 1024
 
@@ -40,7 +41,7 @@ def caption(snap: Snapshot, view: ChatView) -> str:
             length=match.length,
         )
     lines.append(t(lang, "cap_header", title=title, match=extra))
-    pos = game.current_position
+    pos = shown_position(snap, view)
     for side in (Side.WHITE, Side.BLACK):
         seat = game.seat_of(side)
         off = pos.borne_off(side)
@@ -158,6 +159,13 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
     elif game.phase is Phase.ROLL:
         line += t(lang, "cap_roll_or_double")
     out = [line]
+    if view.public:
+        if game.phase is Phase.MOVE and game.dice is not None:
+            out.append(t(lang, "cap_picker_public"))
+        return _with_clock(lang, snap, out)
+    if view.picker and game.phase is Phase.MOVE and not game.steps and view.pick is None:
+        plays = view.way is PickerWay.PLAYS and whole_plays(game)
+        out.append(t(lang, "cap_picker_plays" if plays else "cap_picker"))
     if game.phase is Phase.MOVE and game.steps:
         entered = play_notation(
             game, side, game.steps, game.turn.notation(), viewer_side(snap, view)

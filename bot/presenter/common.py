@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.texts import h, localized_notation, t
-from engine import BAR, OFF, Event, Game, Phase, Side, Step, format_steps, get_variant
-from gameplay import Snapshot
+from engine import BAR, OFF, Event, Game, Phase, Position, Side, Step, format_steps, get_variant
+from gameplay import PickerWay, Snapshot
 
 DISC = {Side.WHITE: "⚪", Side.BLACK: "⚫"}
 MAX_NAME = 32
@@ -22,10 +22,23 @@ class ChatView:
     lang: str
     owner_user_id: int | None = None
     pick: int | None = None  # a source point chosen by the mover: show its destinations
+    # A group's shared board while the mover plays in a private picker: the turn as it
+    # started (never a half-made play), drawn from ``side`` (one orientation all game).
+    public: bool = False
+    side: Side | None = None
+    # The mover's own picker (an ephemeral message in a group): ``way`` is how it opens.
+    picker: bool = False
+    way: PickerWay = PickerWay.STEPS
     # An inline-mode message: shown like a group's board, but the bot may not be in that chat:
     # no Why? or Rematch (answered by a new message there); after the game, Replay, Record,
     # Review and Verify answer in the tapping player's private chat with the bot.
     inline: bool = False
+
+
+def shown_position(snap: Snapshot, view: ChatView) -> Position:
+    """The position a board shows: the shared group board keeps the turn's start until the
+    play is committed; everyone else sees the steps entered so far."""
+    return snap.game.pos if view.public else snap.game.current_position
 
 
 def short_name(name: str) -> str:
@@ -56,6 +69,8 @@ def mention(snap: Snapshot, seat: int) -> str:
 
 def viewer_side(snap: Snapshot, view: ChatView) -> Side:
     game = snap.game
+    if view.side is not None:
+        return view.side
     if view.owner_user_id is not None:
         seat = snap.seat_of_user(view.owner_user_id)
         if seat is not None:

@@ -6,11 +6,17 @@ from __future__ import annotations
 from aiogram.types import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Act, GameCB
-from bot.presenter.common import ChatView, burned_dice, last_play_event, point_label
-from bot.texts import t
-from engine import Phase
+from bot.presenter.common import (
+    ChatView,
+    burned_dice,
+    last_play_event,
+    point_label,
+    shown_position,
+)
+from bot.texts import localized_notation, t
+from engine import Phase, format_steps
 from engine.positionid import encode
-from gameplay import Snapshot
+from gameplay import PickerWay, Snapshot, one_tap_steps, whole_plays
 from gameplay.clocks import ClockState
 
 
@@ -18,7 +24,7 @@ def keyboard(snap: Snapshot, view: ChatView) -> InlineKeyboardMarkup:
     """Buttons for the player who must act; Hint where the game allows hints; for everybody,
     the position ID one tap away (copied, not cluttering the caption)."""
     rows, extra = _play_rows(snap, view)
-    pid = encode(snap.game.current_position)
+    pid = encode(shown_position(snap, view))
     extra.append(
         InlineKeyboardButton(
             text=t(view.lang, "btn_position_id"), copy_text=CopyTextButton(text=pid)
@@ -87,9 +93,24 @@ def _play_rows(
         if game.can_double(actor):
             row.append(btn(t(lang, "btn_double"), Act.DOUBLE))
         rows.append(row)
+    elif game.phase is Phase.MOVE and view.public:
+        rows.append([btn(t(lang, "btn_open_picker"), Act.OPEN)])
     elif game.phase is Phase.MOVE:
         steps = game.legal_steps()
-        if view.pick is not None:
+        plays = [] if game.steps or view.pick is not None else whole_plays(game)
+        if plays and view.way is PickerWay.PLAYS:
+            row = []
+            for index, play in plays:
+                text = localized_notation(lang, format_steps(play.steps))
+                row.append(btn(text, Act.PLAY, index))
+                if len(row) == 2:
+                    rows.append(row)
+                    row = []
+            if row:
+                rows.append(row)
+            rows.append([btn(t(lang, "btn_way_steps"), Act.WAY, 0)])
+            plays = []
+        elif view.pick is not None:
             dests = [s for s in steps if s.src == view.pick]
             row: list[InlineKeyboardButton] = []
             for s in sorted(dests, key=lambda s: -s.dst if s.dst else 1):
@@ -103,9 +124,15 @@ def _play_rows(
             rows.append([btn(t(lang, "btn_back"), Act.BACK)])
         else:
             sources = sorted({s.src for s in steps}, reverse=True)
+            single = one_tap_steps(game)
             row = []
             for src in sources:
-                row.append(btn(point_label(lang, src), Act.PICK, src))
+                one = single.get(src)
+                if one is None:
+                    row.append(btn(point_label(lang, src), Act.PICK, src))
+                else:  # one destination: the point's button plays the step
+                    label = f"{point_label(lang, src)}→{point_label(lang, one.dst)}"
+                    row.append(btn(label, Act.MOVE, src, one.dst))
                 if len(row) == 6:
                     rows.append(row)
                     row = []
@@ -118,6 +145,8 @@ def _play_rows(
                 control.append(btn(t(lang, "btn_done"), Act.DONE))
             if control:
                 rows.append(control)
+        if plays:
+            rows.append([btn(t(lang, "btn_way_plays", n=len(plays)), Act.WAY, 1)])
     extra = []
     event = last_play_event(game)
     if (
@@ -127,6 +156,6 @@ def _play_rows(
         and (event.kind == "pass" or burned_dice(event))
     ):
         extra.append(btn(t(lang, "btn_why"), Act.WHY))
-    if snap.hints and game.phase is Phase.MOVE and view.pick is None:
+    if snap.hints and game.phase is Phase.MOVE and view.pick is None and not view.public:
         extra.append(btn(t(lang, "btn_hint"), Act.HINT))
     return rows, extra

@@ -407,6 +407,16 @@ TEXTS: dict[str, str] = {
     "set_lbl_resign_as_oin": "Resign = oin",
     "set_lbl_winner_starts_next": "Winner starts next",
     "set_lbl_crawford": "Crawford rule",
+    # ---- the group's private move picker (issue #12) ----
+    "btn_open_picker": "🎲 Move",
+    "btn_way_plays": "⚡ Whole plays ({n})",
+    "btn_way_steps": "🔢 Step by step",
+    "cap_picker_public": "The move is chosen in private; the board changes once it is made.",
+    "cap_picker": "🔒 Only you see this. Pick a checker, or a whole play.",
+    "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or «Step by step».",
+    "picker_fallback": "Your private view did not open: the move buttons are on the board now.",
+    "picker_again": "Opening your move view again.",
+    "picker_spectator": "{name} is moving. The board changes after the move.",
     # ---- move clocks, abandoned games (issue #13) -----------------------------------------
     "clock_off": "no limit",
     "clock_5m": "5 min",

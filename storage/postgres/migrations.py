@@ -322,6 +322,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        10,
+        SQLITE_MIGRATIONS[9].description,
+        (
+            """
+            CREATE TABLE player_settings (
+                user_id    BIGINT  PRIMARY KEY REFERENCES users (user_id),
+                picker_way TEXT    NOT NULL CHECK (picker_way IN ('steps', 'plays')),
+                updated_at BIGINT  NOT NULL
+            )
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

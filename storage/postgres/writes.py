@@ -142,6 +142,18 @@ async def upsert_user(
     return user_from_row(row)
 
 
+async def set_picker_way(conn: Conn, user_id: int, way: str, now: int) -> None:
+    await _require(conn, user_ids=(user_id,))
+    await conn.execute(
+        "INSERT INTO player_settings (user_id, picker_way, updated_at) VALUES ($1, $2, $3) "
+        "ON CONFLICT (user_id) DO UPDATE SET picker_way = excluded.picker_way, "
+        "updated_at = excluded.updated_at",
+        user_id,
+        way,
+        now,
+    )
+
+
 async def upsert_chat(
     conn: Conn, chat_id: int, chat_type: ChatType, title: str | None, now: int
 ) -> Chat:

@@ -367,6 +367,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        10,
+        "players' settings: how the move picker opens (whole plays or step by step)",
+        (
+            """
+            CREATE TABLE player_settings (
+                user_id    INTEGER PRIMARY KEY REFERENCES users (user_id),
+                picker_way TEXT    NOT NULL CHECK (picker_way IN ('steps', 'plays')),
+                updated_at INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -133,6 +133,16 @@ def upsert_user(
     return user_from_row(row)
 
 
+def set_picker_way(conn: sqlite3.Connection, user_id: int, way: str, now: int) -> None:
+    _require(conn, user_ids=(user_id,))
+    conn.execute(
+        "INSERT INTO player_settings (user_id, picker_way, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET picker_way = excluded.picker_way, "
+        "updated_at = excluded.updated_at",
+        (user_id, way, now),
+    )
+
+
 def upsert_chat(
     conn: sqlite3.Connection, chat_id: int, chat_type: ChatType, title: str | None, now: int
 ) -> Chat:

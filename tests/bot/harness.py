@@ -40,6 +40,7 @@ async def running_bot(
     ai_seed: int = 7,
     outbox: Outbox | None = None,
     real_client_seeds: bool = False,
+    group_picker: bool = True,
     env: dict[str, str] | None = None,
     time: TimeSource | None = None,
 ) -> AsyncIterator[Running]:
@@ -59,7 +60,11 @@ async def running_bot(
     )
     patched = {} if real_client_seeds else _fix_client_seeds()
     settings = Settings(  # type: ignore[call-arg]
-        BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, **where, **(env or {})
+        BOT_TOKEN=TOKEN,
+        TELEGRAM_API_BASE=tg.base_url,
+        GROUP_PICKER=group_picker,
+        **where,
+        **(env or {}),
     )
     fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
     app = await build(
@@ -157,10 +162,15 @@ async def play_turn_by_buttons(
         if not buttons:
             continue
         user = players_by_chat(c, players, message)
+        picker = live_picker(tg, c, user)
+        if picker is not None:  # a group's mover plays in their private picker
+            message, buttons = picker, game_buttons(picker)
         acts = {cb.a for _, cb, _ in buttons}
         if Act.REMATCH in acts and len(acts) == 1:
             continue
-        if Act.TAKE in acts:
+        if Act.OPEN in acts:
+            choice = next(d for _, cb, d in buttons if cb.a is Act.OPEN)
+        elif Act.TAKE in acts:
             choice = next(d for _, cb, d in buttons if cb.a is Act.TAKE)
         elif Act.ROLL in acts:
             choice = next(d for _, cb, d in buttons if cb.a is Act.ROLL)
@@ -172,12 +182,39 @@ async def play_turn_by_buttons(
         elif Act.MOVE in acts:
             moves = [d for _, cb, d in buttons if cb.a is Act.MOVE]
             choice = rng.choice(moves)
+        elif Act.PLAY in acts:
+            choice = rng.choice([d for _, cb, d in buttons if cb.a is Act.PLAY])
         else:
             continue
-        await tg.tap(c, message.message_id, user, choice)
+        if message.is_ephemeral:
+            await tg.tap_ephemeral(
+                c, user, choice, ephemeral_message_id=message.ephemeral_message_id
+            )
+        else:
+            await tg.tap(c, message.message_id, user, choice)
         await settle(tg)
         return True
     return False
+
+
+def live_picker(tg: FakeTelegram, chat: FakeChat, user: FakeUser) -> StoredMessage | None:
+    """The private picker ``user`` sees in a group now, if any."""
+    if chat.type == "private":
+        return None
+    seen = [m for m in tg.ephemeral_messages(chat, user) if not m.dropped]
+    return seen[-1] if seen else None
+
+
+def a_pick(message: StoredMessage) -> str:
+    """The data of a "pick this point" tap on ``message``: a point button with several
+    destinations, or else the pick of a one-tap point (whose button moves at once; the bot
+    still answers a pick of it with its destination, as an older board would ask)."""
+    buttons = game_buttons(message)
+    for _, cb, data in buttons:
+        if cb.a is Act.PICK:
+            return data
+    cb = next(cb for _, cb, _ in buttons if cb.a is Act.MOVE)
+    return GameCB(game=cb.game, v=cb.v, a=Act.PICK, s=cb.s).pack()
 
 
 def players_by_chat(
@@ -207,7 +244,15 @@ async def active_match(app: App, chat_id: int, user_id: int):
     return await app.games.find_for_chat(Place(chat_id, 0, kind), user_id)
 
 
-VISIBLE = ("editMessageMedia", "editMessageCaption", "sendPhoto", "sendMessage", "editMessageText")
+VISIBLE = (
+    "editMessageMedia",
+    "editMessageCaption",
+    "sendPhoto",
+    "sendMessage",
+    "editMessageText",
+    "editEphemeralMessageMedia",
+    "editEphemeralMessageCaption",
+)  # closing a picker (deleteEphemeralMessage) comes before the board's edit: not a reaction
 
 
 async def caught_up(
@@ -253,9 +298,10 @@ async def tap_and_wait(
     data: str,
     *,
     visible: bool = True,
+    check_button: bool = True,
 ) -> str:
     mark = tg.mark()
-    qid = await tg.tap(chat, message_id, user, data)
+    qid = await tg.tap(chat, message_id, user, data, check_button=check_button)
     await tg.wait_for(
         lambda c: c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid,
         since=mark,
@@ -266,6 +312,57 @@ async def tap_and_wait(
     else:
         await tg.wait_idle(quiet=0.05, timeout=30)
     return qid
+
+
+async def tap_message_and_wait(
+    tg: FakeTelegram,
+    chat: FakeChat,
+    message: StoredMessage,
+    user: FakeUser,
+    data: str,
+    *,
+    visible: bool = True,
+) -> str:
+    """Tap a button of ``message``: the shared board, or the user's private picker."""
+    if not message.is_ephemeral:
+        return await tap_and_wait(tg, chat, message.message_id, user, data, visible=visible)
+    mark = tg.mark()
+    qid = await tg.tap_ephemeral(
+        chat, user, data, ephemeral_message_id=message.ephemeral_message_id
+    )
+    await tg.wait_for(
+        lambda c: c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid,
+        since=mark,
+        timeout=30,
+    )
+    if visible:
+        await _visible_reaction(tg, chat, mark)
+    else:
+        await tg.wait_idle(quiet=0.05, timeout=30)
+    return qid
+
+
+def surface(tg: FakeTelegram, chat: FakeChat, user: FakeUser) -> StoredMessage:
+    """What ``user`` plays on: their private picker in a group, else the chat's board."""
+    return live_picker(tg, chat, user) or current_board(tg, chat)
+
+
+async def make_a_step(tg: FakeTelegram, chat: FakeChat, user: FakeUser) -> None:
+    """``user`` (the mover) plays one step by buttons: the picker opened first in a group,
+    then a point with one destination, or a point and its first destination."""
+    where = surface(tg, chat, user)
+    acts = {cb.a: d for _, cb, d in game_buttons(where)}
+    if Act.OPEN in acts:
+        await tap_message_and_wait(tg, chat, where, user, acts[Act.OPEN])
+        where = surface(tg, chat, user)
+        acts = {cb.a: d for _, cb, d in game_buttons(where)}
+    if Act.MOVE in acts:
+        await tap_message_and_wait(tg, chat, where, user, acts[Act.MOVE])
+        return
+    await tap_message_and_wait(tg, chat, where, user, acts[Act.PICK])
+    where = surface(tg, chat, user)
+    step = next(d for _, cb, d in game_buttons(where) if cb.a is Act.MOVE)
+    await tap_message_and_wait(tg, chat, where, user, step)
 
 
 async def type_and_wait(tg: FakeTelegram, chat: FakeChat, user: FakeUser, text: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.callbacks import Act
+from bot.callbacks import Act, GameCB
 from bot.texts import t
 from engine import Phase, format_steps
 from tests.bot.harness import (
@@ -20,7 +20,9 @@ from tests.bot.harness import (
     current_board,
     game_buttons,
     running_bot,
+    surface,
     tap_and_wait,
+    tap_message_and_wait,
     type_and_wait,
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser
@@ -51,6 +53,7 @@ async def drive_game(
             return
         game = snap.game
         if game.phase is Phase.OVER:
+            await boards_caught_up(tg, chats.values(), snap.version)
             return
         seat = game.seat_to_act
         assert seat is not None
@@ -58,11 +61,15 @@ async def drive_game(
         assert uid is not None, "a computer seat must never be waiting"
         user = players[uid]
         chat = chats.get(uid) or chats[game_chat]
-        board = current_board(tg, chat)
-        if not await caught_up(tg, chat.id, board, snap.version, mark):
+        board = surface(tg, chat, user)  # a group's mover plays in their private picker
+        opens = any(cb.a is Act.OPEN for _, cb, _ in game_buttons(board))
+        if not opens and not await caught_up(tg, chat.id, board, snap.version, mark):
             continue  # the board was still being drawn: read the game again
         buttons = game_buttons(board)
         acts = {cb.a: data for _, cb, data in buttons}
+        if Act.OPEN in acts:  # a group: the mover opens their private picker first
+            await tap_and_wait(tg, chat, board.message_id, user, acts[Act.OPEN])
+            continue
         if game.phase is Phase.DOUBLE:
             await tap_and_wait(tg, chat, board.message_id, user, acts[Act.TAKE])
             continue
@@ -74,17 +81,30 @@ async def drive_game(
             play = rng.choice(game.turn.legal_plays)
             await type_and_wait(tg, chat, user, "/move " + format_steps(play.steps))
             continue
-        if Act.DONE in acts and (Act.PICK not in acts or rng.random() < 0.5):
-            await tap_and_wait(tg, chat, board.message_id, user, acts[Act.DONE])
+        steps = [data for _, cb, data in buttons if cb.a in (Act.PICK, Act.MOVE)]
+        if Act.DONE in acts and (not steps or rng.random() < 0.5):
+            await tap_message_and_wait(tg, chat, board, user, acts[Act.DONE])
             continue
-        picks = [data for _, cb, data in buttons if cb.a is Act.PICK]
-        assert picks, f"no way to move: {board.button_labels()} / {board.caption}"
-        await tap_and_wait(tg, chat, board.message_id, user, rng.choice(picks))
-        board = current_board(tg, chat)
+        assert steps, f"no way to move: {board.button_labels()} / {board.caption}"
+        choice = rng.choice(steps)
+        await tap_message_and_wait(tg, chat, board, user, choice)
+        if GameCB.unpack(choice).a is Act.MOVE:  # a point with one destination: moved
+            continue
+        board = surface(tg, chat, user)
         moves = [data for _, cb, data in game_buttons(board) if cb.a is Act.MOVE]
         assert moves, f"a picked point offers no destination: {board.button_labels()}"
-        await tap_and_wait(tg, chat, board.message_id, user, rng.choice(moves))
+        await tap_message_and_wait(tg, chat, board, user, rng.choice(moves))
     raise AssertionError("game did not finish")
+
+
+async def boards_caught_up(tg: FakeTelegram, chats, version: int) -> None:
+    """Wait until every chat's board shows the game at ``version`` (the last edit is drawn
+    after the game is stored: under load it comes a while after the tap was answered)."""
+    for chat in chats:
+        for _ in range(100):
+            if any(cb.v == version for _, cb, _ in game_buttons(current_board(tg, chat))):
+                break
+            await tg.wait_idle(quiet=0.3, timeout=30)
 
 
 def assert_board_picture(data: bytes) -> None:

@@ -15,10 +15,12 @@ from tests.bot.harness import (
     TOKEN,
     current_board,
     game_buttons,
+    make_a_step,
     play_turn_by_buttons,
     players_by_chat,
     running_bot,
-    tap_and_wait,
+    surface,
+    tap_message_and_wait,
     type_and_wait,
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
@@ -41,10 +43,11 @@ async def until_done_is_offered(
 ) -> tuple[StoredMessage, str, FakeUser]:
     """Play on by buttons until a player has a complete play and only Done is left to tap."""
     for _ in range(300):
-        board = current_board(tg, group)
-        done = [d for _, cb, d in game_buttons(board) if cb.a is Act.DONE]
+        mover = players_by_chat(group, players, current_board(tg, group))
+        where = surface(tg, group, mover)  # the mover's private picker, if one is open
+        done = [d for _, cb, d in game_buttons(where) if cb.a is Act.DONE]
         if done:
-            return board, done[0], players_by_chat(group, players, board)
+            return where, done[0], mover
         assert await play_turn_by_buttons(tg, group, players, rng)
     raise AssertionError("no Done button came up")
 
@@ -82,7 +85,7 @@ async def test_a_notice_waits_for_the_budget_and_is_dropped_once_the_game_moved_
         board, done, mover = await until_done_is_offered(tg, group, players, rng)
         first = await use_up_the_minute(run, group)
         mark = tg.mark()
-        await tap_and_wait(tg, group, board.message_id, mover, done)
+        await tap_message_and_wait(tg, group, board, mover, done)
         call = await tg.wait_for(
             lambda c: c.method == "sendMessage" and str(c.params.get("text")).startswith(NOTICE),
             chat_id=group,
@@ -95,16 +98,10 @@ async def test_a_notice_waits_for_the_budget_and_is_dropped_once_the_game_moved_
         board, done, mover = await until_done_is_offered(tg, group, players, rng)
         await use_up_the_minute(run, group)
         mark = tg.mark()
-        await tap_and_wait(tg, group, board.message_id, mover, done)
+        await tap_message_and_wait(tg, group, board, mover, done)
         board = current_board(tg, group)
         nxt = players_by_chat(group, players, board)
         assert nxt.id != mover.id
-        acts = {cb.a: d for _, cb, d in game_buttons(board)}
-        first = acts.get(Act.ROLL) or acts[Act.PICK]
-        await tap_and_wait(tg, group, board.message_id, nxt, first)
-        if Act.PICK in acts and Act.ROLL not in acts:  # dice rolled for them: make a step
-            board = current_board(tg, group)
-            step = next(d for _, cb, d in game_buttons(board) if cb.a is Act.MOVE)
-            await tap_and_wait(tg, group, board.message_id, nxt, step)
+        await make_a_step(tg, group, nxt)  # dice rolled for them (long nardy): a step
         await tg.wait_idle(quiet=WINDOW + 1.5, timeout=WINDOW + 30)
         assert notices_since(tg, group, mark) == []

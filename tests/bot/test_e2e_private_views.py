@@ -19,6 +19,7 @@ from tests.bot.harness import (
     active_match,
     current_board,
     game_buttons,
+    make_a_step,
     running_bot,
     tap_and_wait,
     type_and_wait,
@@ -87,12 +88,7 @@ async def enter_whole_turn_by_buttons(tg: FakeTelegram, pair: Pair) -> None:
         snap = await pair.snap()
         if snap.game.phase is not Phase.MOVE or snap.game.turn.is_complete():
             return
-        board = current_board(tg, chat)
-        pick = next(d for _, cb, d in game_buttons(board) if cb.a is Act.PICK)
-        await tap_and_wait(tg, chat, board.message_id, user, pick)
-        board = current_board(tg, chat)
-        move = next(d for _, cb, d in game_buttons(board) if cb.a is Act.MOVE)
-        await tap_and_wait(tg, chat, board.message_id, user, move)
+        await make_a_step(tg, chat, user)  # a point and its destination, or a one-tap point
     raise AssertionError("the turn did not complete")
 
 

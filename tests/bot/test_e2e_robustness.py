@@ -1,6 +1,11 @@
 """What a real chat throws at the bot: strangers, stale and double taps, both players tapping
 at once, illegal moves, a restart mid-game, redelivered updates, 429s, deleted boards, /lang,
-a blocked bot. Real bot, real SQLite, fake Telegram over HTTP."""
+a blocked bot. Real bot, real SQLite, fake Telegram over HTTP.
+
+Groups here play on the board's own buttons (``group_picker=False``, the fallback of
+issue #12): these tests are about taps in place; the private picker has its own tests in
+``test_e2e_picker.py``.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from bot.callbacks import Act
 from engine import Phase
 from tests.bot.harness import (
     TOKEN,
+    a_pick,
     active_match,
     current_board,
     game_buttons,
@@ -50,21 +56,28 @@ async def mover_and_other(run, group: FakeChat, alice: FakeUser, bob: FakeUser):
 
 
 async def test_stranger_stale_and_double_taps_change_nothing(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         group, alice, bob = await start_group_game(tg)
         mover, other = await mover_and_other(run, group, alice, bob)
         stranger = tg.user(399, "Зевака")
         board = current_board(tg, group)
-        pick = next(data for _, cb, data in game_buttons(board) if cb.a is Act.PICK)
+        pick = a_pick(board)
         before = (await active_match(run.app, group.id, alice.id)).row.version
 
-        qid = await tap_and_wait(tg, group, board.message_id, stranger, pick, visible=False)
+        qid = await tap_and_wait(
+            tg, group, board.message_id, stranger, pick, visible=False, check_button=False
+        )
         assert "не участвуете" in tg.callback_answers[qid].text
-        qid = await tap_and_wait(tg, group, board.message_id, other, pick, visible=False)
+        qid = await tap_and_wait(
+            tg, group, board.message_id, other, pick, visible=False, check_button=False
+        )
         assert "не ваш ход" in tg.callback_answers[qid].text
 
         # The mover picks a point and a destination; a double tap on the destination acts once.
-        await tap_and_wait(tg, group, board.message_id, mover, pick)
+        await tap_and_wait(tg, group, board.message_id, mover, pick, check_button=False)
         board = current_board(tg, group)
         move = next(data for _, cb, data in game_buttons(board) if cb.a is Act.MOVE)
         q1 = await tg.tap(group, board.message_id, mover, move)
@@ -84,7 +97,10 @@ async def test_stranger_stale_and_double_taps_change_nothing(tmp_path: Path) -> 
 
 
 async def test_both_players_tapping_at_once_cannot_corrupt(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         group, alice, bob = await start_group_game(tg)
         board = current_board(tg, group)
         snap = await active_match(run.app, group.id, alice.id)
@@ -109,7 +125,10 @@ async def test_both_players_tapping_at_once_cannot_corrupt(tmp_path: Path) -> No
 
 
 async def test_illegal_typed_move_is_explained_and_changes_nothing(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         group, alice, bob = await start_group_game(tg)
         mover, _ = await mover_and_other(run, group, alice, bob)
         before = await active_match(run.app, group.id, alice.id)
@@ -128,7 +147,10 @@ async def test_unreadable_typed_move_is_explained_in_the_chat_language_and_escap
 ) -> None:
     """#18 items 1 and 2: the notation error is worded by the catalog (no English inside a
     Russian reply), and the user's own text, tags and ampersands included, is escaped."""
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         group, alice, bob = await start_group_game(tg)
         mover, _ = await mover_and_other(run, group, alice, bob)
         before = await active_match(run.app, group.id, alice.id)
@@ -149,7 +171,10 @@ async def test_unreadable_typed_move_is_explained_in_the_chat_language_and_escap
 
 
 async def test_redelivered_update_acts_once(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         group, alice, bob = await start_group_game(tg)
         mover, _ = await mover_and_other(run, group, alice, bob)
         snap = await active_match(run.app, group.id, alice.id)
@@ -164,25 +189,31 @@ async def test_redelivered_update_acts_once(tmp_path: Path) -> None:
 
 
 async def test_429_during_a_turn_is_retried(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         group, alice, bob = await start_group_game(tg)
         mover, _ = await mover_and_other(run, group, alice, bob)
         board = current_board(tg, group)
-        pick = next(data for _, cb, data in game_buttons(board) if cb.a is Act.PICK)
-        tg.fail_next("editMessageCaption", retry_after=1)
-        await tap_and_wait(tg, group, board.message_id, mover, pick)
-        edits = tg.calls("editMessageCaption", chat_id=group)
+        pick = a_pick(board)
+        tg.fail_next("editMessageMedia", retry_after=1)  # a pick draws the chosen point
+        await tap_and_wait(tg, group, board.message_id, mover, pick, check_button=False)
+        edits = tg.calls("editMessageMedia", chat_id=group)
         assert [c.error_code for c in edits[-2:]] == [429, None]
         assert run.app.outbox.retries >= 1
         assert "Выберите" in (current_board(tg, group).caption or "")
 
 
 async def test_deleted_board_is_sent_again(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         group, alice, bob = await start_group_game(tg)
         mover, _ = await mover_and_other(run, group, alice, bob)
         board = current_board(tg, group)
-        pick = next(data for _, cb, data in game_buttons(board) if cb.a is Act.PICK)
+        pick = a_pick(board)
         tg.delete_message_as_user(group, board.message_id)
         snap = await active_match(run.app, group.id, alice.id)
         step = snap.game.legal_steps()[0]
@@ -199,7 +230,10 @@ async def test_deleted_board_is_sent_again(tmp_path: Path) -> None:
 
 
 async def test_lang_switches_the_group_texts(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3"):
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False),
+    ):
         group, alice, bob = await start_group_game(tg)
         await type_and_wait(tg, group, bob, "/lang en")
         assert "администратор" in (tg.last_bot_message(group).text or "")
@@ -207,12 +241,15 @@ async def test_lang_switches_the_group_texts(tmp_path: Path) -> None:
         assert "English" in (tg.last_bot_message(group).text or "")
         await type_and_wait(tg, group, alice, "/board")
         assert "Long nardy" in (current_board(tg, group).caption or "")
-        await type_and_wait(tg, group, alice, "/help")
-        assert "How to play" in (tg.last_bot_message(group).text or "")
+        await type_and_wait(tg, group, alice, "/help")  # answered to Alice only (#12)
+        assert "How to play" in (tg.last_bot_message_seen_by(group, alice).text or "")
 
 
 async def test_blocked_bot_stops_private_game_and_tells_the_other(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         alice = tg.user(401, "Alice", language_code="en")
         boris = tg.user(402, "Борис")
         a_chat, b_chat = tg.private_chat(alice), tg.private_chat(boris)
@@ -252,12 +289,12 @@ async def test_restart_mid_game_in_a_new_process(tmp_path: Path) -> None:
     the game goes on from the stored state and the next tap works."""
     db = tmp_path / "b.sqlite3"
     async with FakeTelegram(token=TOKEN) as tg:
-        async with running_bot(tg, db) as run:
+        async with running_bot(tg, db, group_picker=False) as run:
             group, alice, bob = await start_group_game(tg)
             mover, _ = await mover_and_other(run, group, alice, bob)
             board = current_board(tg, group)
-            pick = next(data for _, cb, data in game_buttons(board) if cb.a is Act.PICK)
-            await tap_and_wait(tg, group, board.message_id, mover, pick)
+            pick = a_pick(board)
+            await tap_and_wait(tg, group, board.message_id, mover, pick, check_button=False)
             board = current_board(tg, group)
             move = next(data for _, cb, data in game_buttons(board) if cb.a is Act.MOVE)
             await tap_and_wait(tg, group, board.message_id, mover, move)
@@ -290,14 +327,17 @@ async def test_restart_mid_game_in_a_new_process(tmp_path: Path) -> None:
         finally:
             proc.terminate()
             await asyncio.to_thread(proc.wait, 30)
-        async with running_bot(tg, db) as run:
+        async with running_bot(tg, db, group_picker=False) as run:
             after = await active_match(run.app, group.id, alice.id)
             assert after.game.phase is Phase.MOVE and after.game.steps == ()
             assert after.row.version == before.row.version + 1
 
 
 async def test_challenge_by_reply_invites_only_that_member(tmp_path: Path) -> None:
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         alice = tg.user(601, "Алиса")
         bob = tg.user(602, "Боб")
         carl = tg.user(603, "Карл")
@@ -342,7 +382,10 @@ async def test_challenge_by_reply_invites_only_that_member(tmp_path: Path) -> No
 
 async def test_commands_registered_in_both_languages_and_forum_topics(tmp_path: Path) -> None:
     """setMyCommands in ru and en at start; a forum's topics each hold their own game."""
-    async with FakeTelegram(token=TOKEN) as tg, running_bot(tg, tmp_path / "b.sqlite3") as run:
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
         langs = {lang for (_, lang) in tg.commands}
         assert {"ru", "en"} <= langs
         ru = next(v for (_, lang), v in tg.commands.items() if lang == "ru")

@@ -130,6 +130,8 @@ async def workers(
         "LOG_FORMAT": "json",
         "LOG_LEVEL": "INFO",
         "SHUTDOWN_TIMEOUT": "20",
+        # These games are played on the group board's own buttons (the fallback pickers have).
+        "GROUP_PICKER": "false",
     }
     env.pop("PYTHONPATH", None)
     crew = [Worker(f"w{i}", _free_port(), env, tmp / f"w{i}.log") for i in range(1, count + 1)]

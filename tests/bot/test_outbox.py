@@ -133,3 +133,49 @@ async def test_a_notice_for_a_game_that_has_moved_on_is_dropped(
     assert sent == ["board", "other game"]
     assert clock.now >= 1_060.0
     assert not await box.moved_on(game, 4) and await box.moved_on(game, 3)
+
+
+async def test_ephemeral_calls_have_their_own_budget_and_their_own_429s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A mover's picker taps (ephemeral calls) never wait for the group's minute, and a 429
+    on them pauses them only; a 429 on the group's messages does not pause pickers."""
+    from aiogram.exceptions import TelegramRetryAfter
+    from aiogram.methods import SendMessage
+
+    clock = VirtualClock(monkeypatch)
+    box = Outbox(group_send=(1, 60.0), ephemeral=(2, 1.0))
+    times: list[tuple[str, float]] = []
+
+    async def call(what: str) -> str:
+        times.append((what, clock.now))
+        return what
+
+    await box.run(-5, lambda: call("board"))  # the group's only slot this minute
+    for n in range(4):
+        await box.run(-5, lambda n=n: call(f"picker {n}"), kind="ephemeral")
+    start = 1_000.0
+    assert [t for w, t in times if w.startswith("picker")] == [start, start, start + 1, start + 2]
+
+    failures = [TelegramRetryAfter(SendMessage(chat_id=-5, text="x"), "Too Many", 7)]
+
+    async def flaky() -> str:
+        if failures:
+            raise failures.pop()
+        return await call("picker after 429")
+
+    before = clock.now
+    await box.run(-5, flaky, kind="ephemeral")
+    assert clock.now - before >= 7  # retry_after honoured
+    assert box._budgets[(-5, "send")].paused_until < clock.now - 6  # the group's not paused
+    assert box.retries == 1
+
+
+async def test_a_newer_picker_state_overtakes_an_older_pending_edit() -> None:
+    box = Outbox()
+    key = ("ephemeral", 501, 3)  # (receiver, ephemeral message) as bot.boards numbers them
+    older = await box.ticket(-5, key)
+    newer = await box.ticket(-5, key)
+    assert await box.overtaken(-5, key, older)
+    assert not await box.overtaken(-5, key, newer)
+    assert not await box.overtaken(-5, ("ephemeral", 502, 3), older)  # another member's picker

@@ -63,7 +63,8 @@ async def test_group_asks_about_the_position_during_a_game(tmp_path: Path, lang:
             question = "почему нельзя 13/7?" if ru else "why can't I play 13/7?"
             expected = explain(turn, parse_intent(question))  # type: ignore[arg-type]
             await type_and_wait(tg, group, mover, f"/rules {question}")
-            answer = tg.last_bot_message(group)
+            answer = tg.last_bot_message_seen_by(group, mover)  # the asker's only (#12)
+            assert answer.is_ephemeral
             assert answer.photo is not None
             caption = answer.caption or ""
             assert expected.rule_id is not None and f"({expected.rule_id})" in caption
@@ -75,7 +76,7 @@ async def test_group_asks_about_the_position_during_a_game(tmp_path: Path, lang:
             await type_and_wait(
                 tg, group, mover, "/why выбросить" if ru else "/why can I bear off?"
             )
-            answer = tg.last_bot_message(group)
+            answer = tg.last_bot_message_seen_by(group, mover)
             assert "(C-24)" in (answer.caption or ""), answer.caption
             assert "bearoff_when" in topic_buttons(answer)
 
@@ -83,25 +84,22 @@ async def test_group_asks_about_the_position_during_a_game(tmp_path: Path, lang:
             await type_and_wait(
                 tg, group, mover, "/why куда можно с 24?" if ru else "/why where can I go from 24"
             )
-            answer = tg.last_bot_message(group)
+            answer = tg.last_bot_message_seen_by(group, mover)
             steps = {f"24/{s.dst}" for s in turn.legal_steps() if s.src == 24}
             assert steps and any(step in (answer.caption or "") for step in steps)
 
             # The other player's question is not about their dice: say when, offer the menu.
-            last = tg.last_bot_message(group).message_id
+            before = len(tg.ephemeral_messages(group, other))
             await type_and_wait(tg, group, other, "/why 13/7")
             await tg.wait_idle(quiet=0.2)
-            texts = [
-                m.text or m.caption or ""
-                for m in tg.messages[group.id].values()
-                if m.from_bot and m.message_id > last
-            ]
-            assert texts == [t(lang, "why_no_turn")]
-            assert tg.last_bot_message(group).button_labels()[0][0] == t(lang, "rules_btn_long")
+            texts = [m.text or m.caption or "" for m in tg.ephemeral_messages(group, other)]
+            assert texts[before:] == [t(lang, "why_no_turn")]
+            reply = tg.last_bot_message_seen_by(group, other)
+            assert reply.button_labels()[0][0] == t(lang, "rules_btn_long")
 
             # /why with nothing after it explains itself; nothing was played meanwhile.
             await type_and_wait(tg, group, other, "/why")
-            assert tg.last_bot_message(group).text == t(lang, "why_usage").replace(
+            assert tg.last_bot_message_seen_by(group, other).text == t(lang, "why_usage").replace(
                 "<code>", ""
             ).replace("</code>", "")
             after = await active_match(run.app, group.id, alice.id)

@@ -40,6 +40,7 @@ from tests.bot.harness import (
     game_buttons,
     running_bot,
     tap_and_wait,
+    tap_message_and_wait,
     type_and_wait,
 )
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
@@ -94,13 +95,25 @@ def find_forfeit_seed(limit: int = 200) -> int | None:
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
 
-def bot_messages(tg: FakeTelegram, chat: FakeChat) -> list[int]:
-    """The ids of the bot's messages in a chat that are still there."""
-    return [m.message_id for m in tg.messages[chat.id].values() if m.from_bot and not m.deleted]
+def bot_messages(tg: FakeTelegram, chat: FakeChat) -> list[object]:
+    """The bot's messages in a chat that are still there: public ones by id, and the private
+    answers (ephemeral, in a group: /rules answers the asker only) by receiver and id."""
+    public = [m.message_id for m in tg.messages[chat.id].values() if m.from_bot and not m.deleted]
+    private = [
+        (receiver, number)
+        for (receiver, number), m in tg.ephemerals.get(chat.id, {}).items()
+        if m.live
+    ]
+    return [*public, *private]
 
 
 def shown(tg: FakeTelegram, chat: FakeChat, message: StoredMessage) -> StoredMessage:
     """What ``message`` shows now, after the edits that navigating made to it."""
+    if message.is_ephemeral:
+        key = (message.receiver_id, message.ephemeral_message_id)
+        current = tg.ephemerals[chat.id][key]  # type: ignore[index]
+        assert current.live
+        return current
     current = tg.messages[chat.id][message.message_id]
     assert not current.deleted
     return current
@@ -132,7 +145,18 @@ async def tap_label(
 ) -> str:
     button = message.button_by_label(label)
     assert button is not None, f"no button {label!r} in {message.button_labels()}"
-    return await tap_and_wait(tg, chat, message.message_id, user, button["callback_data"])
+    return await tap_message_and_wait(tg, chat, message, user, button["callback_data"])
+
+
+async def tap_data(
+    tg: FakeTelegram, chat: FakeChat, user: FakeUser, message: StoredMessage, data: str
+) -> str:
+    """A tap (not waited for) on ``message``, public or the user's private answer."""
+    if message.is_ephemeral:
+        return await tg.tap_ephemeral(
+            chat, user, data, ephemeral_message_id=message.ephemeral_message_id
+        )
+    return await tg.tap(chat, message.message_id, user, data)
 
 
 def assert_topic(message: StoredMessage, topic_id: str, lang: str, *, photo: bool) -> None:
@@ -159,7 +183,8 @@ async def test_rules_menu_questions_and_topics_in_russian(tmp_path: Path) -> Non
             await tg.wait_idle()
             # menu -> variant -> topic -> related -> menu -> ..., all in ONE message
             await type_and_wait(tg, group, alice, "/rules")
-            menu = tg.last_bot_message(group)
+            menu = tg.last_bot_message_seen_by(group, alice)  # in a group: Alice's only
+            assert menu.is_ephemeral
             assert "Правила нард" in (menu.caption or "")
             assert "стандартным правилам" in (menu.caption or "")
             decoded_photo(menu)  # the starting position
@@ -184,8 +209,8 @@ async def test_rules_menu_questions_and_topics_in_russian(tmp_path: Path) -> Non
             # a slow phone): the message shows it, and still nothing new is posted
             button = head.button_by_label("Первый ход: 2 с головы")
             assert button is not None
-            await tg.tap(group, menu.message_id, alice, button["callback_data"])
-            await tg.tap(group, menu.message_id, alice, button["callback_data"])
+            await tap_data(tg, group, alice, menu, button["callback_data"])
+            await tap_data(tg, group, alice, menu, button["callback_data"])
             await tg.wait_idle(quiet=0.3)
             related = shown(tg, group, menu)
             assert_topic(related, "first_move_exception", "ru", photo=True)
@@ -208,7 +233,7 @@ async def test_rules_menu_questions_and_topics_in_russian(tmp_path: Path) -> Non
 
             # a question after the command, in a group
             await type_and_wait(tg, group, alice, "/rules что такое марс")
-            assert_topic(tg.last_bot_message(group), "game_end", "ru", photo=True)
+            assert_topic(tg.last_bot_message_seen_by(group, alice), "game_end", "ru", photo=True)
 
             # plain text in a group is people talking: not answered
             mark = tg.mark()
@@ -343,7 +368,9 @@ async def test_forfeit_and_rejected_move_explained(
             assert "L-8" in (rejected.text or "")
             assert [cb.view for cb in rules_data(rejected)] == ["topic"]
             await tap_label(tg, group, bob, rejected, "❓ Почему?")
-            assert_topic(tg.last_bot_message(group), "head_rule", "ru", photo=True)
+            topic = tg.last_bot_message_seen_by(group, bob)  # to Bob only
+            assert topic.is_ephemeral
+            assert_topic(topic, "head_rule", "ru", photo=True)
             # the rejection is text (it cannot become the topic's photo): its button is
             # spent, so the topic cannot be posted twice
             assert labels(shown(tg, group, rejected)) == []
@@ -417,7 +444,8 @@ async def test_settings_by_admins_change_the_next_game(tmp_path: Path) -> None:
 
             # /rules shows the running game's rules
             await type_and_wait(tg, group, alice, "/rules")
-            assert "В текущей игре (длинные нарды)" in (tg.last_bot_message(group).caption or "")
+            menu = tg.last_bot_message_seen_by(group, alice)
+            assert "В текущей игре (длинные нарды)" in (menu.caption or "")
 
             # a private chat: the user edits their own defaults (no admin check)
             await type_and_wait(tg, private, carol, "/settings")

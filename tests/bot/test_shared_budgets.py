@@ -105,6 +105,64 @@ async def test_a_newer_edit_asked_by_another_worker_overtakes(workers: list[Outb
     assert not await first.overtaken(GROUP, 6, mine)  # another message
 
 
+async def test_ephemeral_calls_share_their_own_budget_and_pause(
+    redis_url: str, redis_namespace: str
+) -> None:
+    """Pickers' calls (ephemeral: seen by one member) are counted once for both workers in a
+    budget of their own; a 429 on them pauses them for every worker but not the group's
+    messages, and a newer picker state asked by one worker overtakes the other's."""
+    shared = [await RedisShared(redis_url, redis_namespace).connect() for _ in range(2)]
+    first, second = (Outbox(group_send=(1, 60.0), ephemeral=(2, 4.0), shared=s) for s in shared)
+    try:
+        sent: list[tuple[str, float]] = []
+
+        async def call(what: str) -> str:
+            sent.append((what, time.monotonic()))
+            return what
+
+        start = time.monotonic()
+        await asyncio.gather(
+            *(
+                (first, second)[i % 2].run(GROUP, lambda i=i: call(f"picker {i}"), kind="ephemeral")
+                for i in range(6)
+            )
+        )
+        # burst 2, then 4 more at 4 a second, whichever worker: about 1 s in all.
+        assert max(at for _, at in sent) - start >= 0.9
+        assert await second.run(GROUP, lambda: call("group")) == "group"  # the group's own slot
+
+        failed = False
+
+        async def flaky() -> str:
+            nonlocal failed
+            if not failed:
+                failed = True
+                raise TelegramRetryAfter(
+                    method=SendMessage(chat_id=GROUP, text="x"), message="flood", retry_after=2
+                )
+            return await call("picker after 429")
+
+        task = asyncio.create_task(first.run(GROUP, flaky, kind="ephemeral"))
+        while not failed:
+            await asyncio.sleep(0.01)
+        paused_at = time.monotonic()
+        await second.run(GROUP, lambda: call("edit"), kind="edit")  # not paused by it
+        assert time.monotonic() - paused_at < 1.0
+        await second.run(GROUP, lambda: call("other picker"), kind="ephemeral")
+        assert time.monotonic() - paused_at >= 1.5  # the other worker's pickers waited
+        assert await task == "picker after 429"
+
+        key = ("ephemeral", 501, 3)
+        mine = await first.ticket(GROUP, key)
+        assert not await first.overtaken(GROUP, key, mine)
+        await second.ticket(GROUP, key)
+        assert await first.overtaken(GROUP, key, mine)
+        assert not await first.overtaken(GROUP, ("ephemeral", 502, 3), mine)
+    finally:
+        for s in shared:
+            await s.close()
+
+
 async def test_a_notice_is_stale_once_any_worker_showed_a_newer_version(
     workers: list[Outbox],
 ) -> None:

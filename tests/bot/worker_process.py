@@ -19,7 +19,12 @@ def main() -> int:
     configure(settings.log_level, settings.log_format)
     from bot.app import run
 
-    fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
+    fast = Outbox(
+        private=(1000, 1000),
+        group_send=(1000, 1.0),
+        group_edit=(1000, 1000),
+        ephemeral=(1000, 1000),
+    )
     event_loop_runner()(run(settings, outbox=fast))
     return 0
 
