@@ -1,7 +1,8 @@
 """Load test: the real bot process against the fake Bot API server, many games at once.
 
 Usage: python benchmarks/bot_load.py [--games 200] [--seconds 60] [--warmup 10] [--think 1.0]
-       [--mode board|picker] [--workers N] [--database sqlite|postgresql|postgresql://...] [--redis redis://...]
+       [--mode board|picker] [--workers N] [--database sqlite|postgresql|postgresql://...]
+       [--redis redis://...|none] [--delivery auto|polling|webhook]
 
 Starts the fake server in this process and ``python -m bot`` as a child process (a fresh
 SQLite file, production settings: real send budgets, JPEG boards, one drawing process). With
@@ -442,15 +443,30 @@ async def main() -> None:
         default="sqlite",
         help="sqlite (a fresh file), postgresql (a throw-away server), or a postgresql:// URL",
     )
-    parser.add_argument("--redis", default=None, help="redis:// URL (default: a throw-away one)")
+    parser.add_argument(
+        "--redis",
+        default=None,
+        help="redis:// URL (default with webhooks: a throw-away one), or none: no Redis",
+    )
+    parser.add_argument(
+        "--delivery",
+        choices=("auto", "polling", "webhook"),
+        default="auto",
+        help="how updates reach the bot (auto: webhooks with several workers or PostgreSQL, "
+        "else long polling); to tell the cost of webhooks from the database's",
+    )
     args = parser.parse_args()
     picker = args.mode == "picker"
     tmp = Path(tempfile.mkdtemp(prefix="nardy-load-"))
     webhook = args.workers > 1 or args.database != "sqlite"
+    if args.delivery != "auto":
+        webhook = args.delivery == "webhook"
+    if args.workers > 1 and not webhook:
+        raise SystemExit("several workers need --delivery webhook (one polling process a token)")
     with contextlib.ExitStack() as servers:
         database, server_pids = _database(args.database, tmp, servers)
         redis_url = None
-        if webhook:
+        if webhook and args.redis != "none":
             redis_url, redis_pid = _redis(args.redis, servers)
             server_pids += [redis_pid] if redis_pid else []
         async with CountingTelegram(
@@ -467,10 +483,10 @@ async def main() -> None:
                 GROUP_PICKER="true" if picker else "false",
             )
             ports = [_free_port() for _ in range(args.workers)] if webhook else [0]
+            if redis_url is not None:
+                env.update(REDIS_URL=redis_url)
             if webhook:
-                assert redis_url is not None
                 env.update(
-                    REDIS_URL=redis_url,
                     WEBHOOK_URL="https://bot.example.org",
                     WEBHOOK_SECRET=WEBHOOK_SECRET,
                     WEBHOOK_HOST="127.0.0.1",
@@ -512,6 +528,7 @@ async def main() -> None:
                     await asyncio.sleep(max(0.0, start - time.monotonic()))
                     cpu["bot"], cpu["workers"] = -bots(), -drawing()
                     cpu["servers"], cpu["here"] = -servers_cpu(), -time.process_time()
+                    print(f"warm-up over, measuring {args.seconds:.0f} s", flush=True)
                     await asyncio.sleep(max(0.0, stop - time.monotonic()))
                     cpu["bot"] += bots()
                     cpu["workers"] += drawing()
@@ -536,7 +553,7 @@ async def main() -> None:
                         proc.kill()
                         proc.wait(30)
     where = f"{args.workers} webhook workers" if webhook else "1 process, long polling"
-    print(f"bot: {where}; database {args.database}")
+    print(f"bot: {where}; database {args.database}; redis {'yes' if redis_url else 'no'}")
     print(
         f"games: {args.games} concurrent, think {args.think} s, {elapsed:.1f} s measured after "
         f"{args.warmup:.0f} s of warm-up; {stats.games_finished} finished, "

@@ -40,8 +40,8 @@ async def commit(
 async def dice_for(store: Storage, seed_id: int) -> FairDice:
     """The seed's dice, continuing after the last die stored (so a retried action, or a
     restart, draws the same dice again rather than new ones)."""
-    seed = await store.get_dice_seed(seed_id)
-    return FairDice(await store.get_dice_secret(seed_id), seed.client_seeds, seed.counter)
+    seed, secret = await store.get_dice_draw(seed_id)
+    return FairDice(secret, seed.client_seeds, seed.counter)
 
 
 def drawn(dice: FairDice) -> DiceRolls | None:

@@ -116,31 +116,40 @@ class ChatDefaults:
 
 
 class Chats:
-    """Chats by id: registered once per process, their defaults for new games cached."""
+    """Chats by id: registered once per process, their stored rows (defaults for new games,
+    language, type) cached."""
 
     def __init__(
         self, store: storage.Storage, limit: int = 100_000, *, max_age: float | None = None
     ) -> None:
-        """``max_age``: seconds a chat's defaults are believed once read (None: until this
-        process changes them; set it when other processes may change them too)."""
+        """``max_age``: seconds a chat's row is believed once read (None: until this process
+        changes it; set it when other processes may change it too)."""
         self.store = store
         self._registered: Recent[int, bool] = Recent(limit)
-        self._defaults: Recent[int, ChatDefaults] = Recent(limit, max_age=max_age)
+        self._rows: Recent[int, storage.Chat] = Recent(limit, max_age=max_age)
 
     async def seen(self, chat_id: int, chat_type: str, title: str | None = None) -> None:
         if self._registered.get(chat_id) is None:
-            await self.store.upsert_chat(chat_id, chat_type, title=title)
+            self._rows[chat_id] = await self.store.upsert_chat(chat_id, chat_type, title=title)
             self._registered[chat_id] = True
+
+    async def _row(self, chat_id: int) -> storage.Chat | None:
+        """The chat's stored row (None: never seen), read once for its defaults, its language
+        and its type alike (one read a tap at most, not one for each)."""
+        row = self._rows.get(chat_id)
+        if row is None:
+            try:
+                row = await self.store.get_chat(chat_id)
+            except storage.NotFoundError:
+                return None
+            self._rows[chat_id] = row
+        return row
 
     async def defaults(self, chat_id: int) -> ChatDefaults:
         """A chat's defaults for new games; a chat that never changed them (or whose stored
         options no longer parse) gets the §0.5 defaults."""
-        known = self._defaults.get(chat_id)
-        if known is not None:
-            return known
-        try:
-            chat = await self.store.get_chat(chat_id)
-        except storage.NotFoundError:
+        chat = await self._row(chat_id)
+        if chat is None:
             return ChatDefaults()
         raw, move_clock = clocks.split_options(chat.options)
         hints = bool(raw.pop("hints", False))
@@ -149,47 +158,40 @@ class Chats:
         except ValueError:
             options = Options()
         variant = str(chat.default_variant)
-        defaults = ChatDefaults(
+        return ChatDefaults(
             variant if variant in VARIANTS else "long",
             max(1, chat.match_length),
             options,
             hints,
             move_clock,
         )
-        self._defaults[chat_id] = defaults
-        return defaults
 
     async def save_defaults(
         self, chat_id: int, chat_type: str, defaults: ChatDefaults
     ) -> ChatDefaults:
         """Store ``defaults``. A private chat may have no row yet: one is created then."""
         await self.seen(chat_id, chat_type)
-        await self.store.update_chat_settings(
+        self._rows[chat_id] = await self.store.update_chat_settings(
             chat_id,
             default_variant=defaults.variant,
             match_length=defaults.match_length,
             options=defaults.stored_options(),
         )
-        self._defaults[chat_id] = defaults
         return defaults
 
     async def set_language(self, chat_id: int, language: str) -> None:
-        await self.store.update_chat_settings(chat_id, language=language)
+        self._rows[chat_id] = await self.store.update_chat_settings(chat_id, language=language)
 
     async def language_of(self, chat_id: int) -> str | None:
         """The stored language of a group (None: never set, or never seen)."""
-        try:
-            return (await self.store.get_chat(chat_id)).language
-        except storage.NotFoundError:
-            return None
+        chat = await self._row(chat_id)
+        return None if chat is None else chat.language
 
     async def is_private(self, chat_id: int) -> bool:
         """Whether the stored chat is a private one (a game between people played there came
         from a link and is shown in both players' private chats)."""
-        try:
-            return (await self.store.get_chat(chat_id)).chat_type is storage.ChatType.PRIVATE
-        except storage.NotFoundError:
-            return False
+        chat = await self._row(chat_id)
+        return chat is not None and chat.chat_type is storage.ChatType.PRIVATE
 
     async def hints_on(self, chat_id: int) -> bool:
         return (await self.defaults(chat_id)).hints

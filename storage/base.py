@@ -356,6 +356,11 @@ class Storage(abc.ABC):
         """The secret server seed, for drawing dice only: never show or log it."""
 
     @abc.abstractmethod
+    async def get_dice_draw(self, seed_id: int) -> tuple[DiceSeed, bytes]:
+        """The seed's public view and its secret server seed, in one read (a roll needs
+        both), for drawing dice only: never show or log the secret."""
+
+    @abc.abstractmethod
     async def reveal_dice_seed(self, seed_id: int) -> DiceSeed:
         """Reveal the seed (idempotent) and return it with ``server_seed``;
         :class:`~storage.errors.DiceSeedInUseError` while a game using it is active. Call it

@@ -129,8 +129,13 @@ class ConstraintError(StorageError):
     """A write broke a rule of the schema (an unknown user or chat, a value out of range).
 
     This is a bug in the caller (e.g. a game created before ``upsert_user`` for its players);
-    the transaction was rolled back.
+    the transaction was rolled back.  ``constraint`` names the broken constraint where the
+    database says it (PostgreSQL), else None.
     """
+
+    def __init__(self, message: str, constraint: str | None = None) -> None:
+        super().__init__(message)
+        self.constraint = constraint
 
 
 class DatabaseError(StorageError):

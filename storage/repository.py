@@ -5,9 +5,9 @@ Reads are single ``SELECT`` statements written once, in the SQL both databases s
 ``_fetch_all``.  Every write method checks its arguments (programming errors become
 ``ValueError`` before any transaction starts), reads the store's clock, and hands one
 transaction body to the backend's ``_write``: the SQLite store runs the body in its writer
-thread, the PostgreSQL store awaits it on a pooled connection.  The bodies have the same names
-and arguments in :mod:`storage.sqlite.writes` and :mod:`storage.postgres.writes` (their SQL and
-locking differ), so the two backends refuse, time-stamp and order writes identically.
+thread, the PostgreSQL store awaits it on a pooled connection.  The bodies are written once
+(:mod:`storage.sql.writes`; what the databases do differently is their ``Dialect``'s), so the
+two backends refuse, time-stamp and order writes identically.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import abc
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
-from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from storage.base import UNSET, Storage
 from storage.checks import (
@@ -63,12 +62,17 @@ from storage.models import (
     UserStats,
     Variant,
 )
-from storage.sqlite.reviews import (
+from storage.sql import clocks as clock_tx
+from storage.sql import dice as dice_tx
+from storage.sql import reviews as review_tx
+from storage.sql import writes as tx
+from storage.sql.reviews import (
     ERROR_RATES,
     REVIEW_COLUMNS,
     error_rate_from_row,
     review_from_row,
 )
+from storage.sql.steps import Body
 from storage.sqlite.rows import (
     CHAT_COLUMNS,
     CLOCK_COLUMNS,
@@ -101,6 +105,7 @@ from storage.sqlite.rows import (
 PICKER_WAYS = ("steps", "plays")
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 
 
 #: ``LIMIT`` for "all rows": both databases take a 64-bit count (SQLite refuses NULL).
@@ -111,17 +116,11 @@ class SqlRepository(Storage):
     """:class:`Storage` in terms of a statement reader, a transaction runner and a module of
     transaction bodies."""
 
-    #: The backend's modules of transaction bodies: ``storage.<backend>.writes``, and the move
-    #: clocks' and dice seeds' steps (``.clocks``, ``.dice``).
-    _tx: ModuleType
-    _tx_clocks: ModuleType
-    _tx_dice: ModuleType
-    _tx_reviews: ModuleType
     _clock: Clock
 
     @abc.abstractmethod
-    async def _write(self, body: Callable[..., Any], *args: Any) -> Any:
-        """Run ``body(connection, *args)`` as one transaction and return what it returns."""
+    async def _write(self, body: Callable[..., Body[T]], *args: Any) -> T:
+        """Run the body ``body(dialect, *args)`` as one transaction and return its result."""
 
     @abc.abstractmethod
     async def _fetch_all(self, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -150,20 +149,18 @@ class SqlRepository(Storage):
         language: str | None = None,
     ) -> User:
         return await self._write(
-            self._tx.upsert_user, user_id, display_name, username, language, self._now()
+            tx.upsert_user, user_id, display_name, username, language, self._now()
         )
 
     async def set_picker_way(self, user_id: int, way: str) -> None:
         if way not in PICKER_WAYS:
             raise ValueError(f"picker way must be one of {PICKER_WAYS}, not {way!r}")
-        await self._write(self._tx.set_picker_way, user_id, way, self._now())
+        await self._write(tx.set_picker_way, user_id, way, self._now())
 
     async def upsert_chat(
         self, chat_id: int, chat_type: ChatType | str, *, title: str | None = None
     ) -> Chat:
-        return await self._write(
-            self._tx.upsert_chat, chat_id, ChatType(chat_type), title, self._now()
-        )
+        return await self._write(tx.upsert_chat, chat_id, ChatType(chat_type), title, self._now())
 
     async def update_chat_settings(
         self,
@@ -186,13 +183,13 @@ class SqlRepository(Storage):
         if options is not UNSET:
             changes.append(("options_json", dump_options(options)))
         changes.append(("updated_at", self._now()))
-        return await self._write(self._tx.update_chat, chat_id, changes)
+        return await self._write(tx.update_chat, chat_id, changes)
 
     # -- games --------------------------------------------------------------------------------
 
     async def create_game(self, new: NewGame) -> Game:
         variant = check_new_game(new)
-        return await self._write(self._tx.insert_game, new, variant, self._now())
+        return await self._write(tx.insert_game, new, variant, self._now())
 
     async def save_game(
         self,
@@ -210,7 +207,7 @@ class SqlRepository(Storage):
         checked_moves = check_moves(moves)
         check_score(score)
         return await self._write(
-            self._tx.save_game,
+            tx.save_game,
             game_id,
             expected_version,
             state,
@@ -239,7 +236,7 @@ class SqlRepository(Storage):
         checked_moves = check_moves(moves)
         check_score(score)
         return await self._write(
-            self._tx.finish_game,
+            tx.finish_game,
             game_id,
             expected_version,
             state,
@@ -266,7 +263,7 @@ class SqlRepository(Storage):
         if why is EndReason.TIMEOUT:
             raise ValueError("a timeout ends a game with a result: use claim_timeout")
         return await self._write(
-            self._tx.abandon_game, game_id, expected_version, state, update_id, self._now(), why
+            tx.abandon_game, game_id, expected_version, state, update_id, self._now(), why
         )
 
     # -- move clocks, ending without play, provably fair dice ---------------------------------
@@ -277,10 +274,10 @@ class SqlRepository(Storage):
         kind = ClockEvent(event)
         if kind is ClockEvent.ABANDON:
             raise ValueError("abandonment ends the game: use abandon_inactive")
-        return await self._write(self._tx_clocks.fire, game_id, game_version, kind, self._now())
+        return await self._write(clock_tx.fire, game_id, game_version, kind, self._now())
 
     async def abandon_inactive(self, game_id: int, game_version: int) -> Game | None:
-        return await self._write(self._tx.fire_abandon, game_id, game_version, self._now())
+        return await self._write(tx.fire_abandon, game_id, game_version, self._now())
 
     async def claim_timeout(
         self,
@@ -299,7 +296,7 @@ class SqlRepository(Storage):
         checked_moves = check_moves(moves)
         check_score(score)
         return await self._write(
-            self._tx.claim_timeout,
+            tx.claim_timeout,
             game_id,
             expected_version,
             claimant_id,
@@ -314,35 +311,31 @@ class SqlRepository(Storage):
     async def offer_abandon(
         self, game_id: int, user_id: int, expected_version: int
     ) -> AbandonOffer:
-        return await self._write(
-            self._tx.offer_abandon, game_id, user_id, expected_version, self._now()
-        )
+        return await self._write(tx.offer_abandon, game_id, user_id, expected_version, self._now())
 
     async def withdraw_abandon_offer(self, game_id: int, user_id: int) -> bool:
-        return await self._write(self._tx.withdraw_offer, game_id, user_id)
+        return await self._write(tx.withdraw_offer, game_id, user_id)
 
     async def accept_abandon(
         self, game_id: int, user_id: int, expected_version: int, *, update_id: int | None = None
     ) -> Game:
         return await self._write(
-            self._tx.accept_abandon, game_id, user_id, expected_version, update_id, self._now()
+            tx.accept_abandon, game_id, user_id, expected_version, update_id, self._now()
         )
 
     async def create_dice_seed(
         self, commitment: str, server_seed: bytes, client_seeds: Sequence[str] = ()
     ) -> DiceSeed:
         seeds = check_dice_seed(commitment, server_seed, client_seeds)
-        return await self._write(
-            self._tx_dice.insert_seed, commitment, server_seed, seeds, self._now()
-        )
+        return await self._write(dice_tx.insert_seed, commitment, server_seed, seeds, self._now())
 
     async def add_client_seed(self, seed_id: int, client_seed: str) -> DiceSeed:
         if not isinstance(client_seed, str) or not client_seed:
             raise ValueError("a client seed is non-empty text")
-        return await self._write(self._tx_dice.add_client_seed, seed_id, client_seed)
+        return await self._write(dice_tx.add_client_seed, seed_id, client_seed)
 
     async def reveal_dice_seed(self, seed_id: int) -> DiceSeed:
-        return await self._write(self._tx_dice.reveal, seed_id, self._now())
+        return await self._write(dice_tx.reveal, seed_id, self._now())
 
     # -- game reviews -------------------------------------------------------------------------
 
@@ -353,7 +346,7 @@ class SqlRepository(Storage):
             raise ValueError("a review's lease is positive")
         now = self._now()
         until = now + lease // timedelta(microseconds=1)
-        return await self._write(self._tx_reviews.claim, game_id, owner, until, now)
+        return await self._write(review_tx.claim, game_id, owner, until, now)
 
     async def finish_review(
         self, game_id: int, summary: str, white: ReviewTotals, black: ReviewTotals
@@ -363,12 +356,10 @@ class SqlRepository(Storage):
         for totals in (white, black):
             if totals.decisions < 0 or not totals.error >= 0:
                 raise ValueError(f"review totals must not be negative: {totals}")
-        return await self._write(
-            self._tx_reviews.finish, game_id, summary, white, black, self._now()
-        )
+        return await self._write(review_tx.finish, game_id, summary, white, black, self._now())
 
     async def release_review(self, game_id: int, owner: str) -> bool:
-        return await self._write(self._tx_reviews.release, game_id, owner)
+        return await self._write(review_tx.release, game_id, owner)
 
     # -- board messages -----------------------------------------------------------------------
 
@@ -382,7 +373,7 @@ class SqlRepository(Storage):
         kind: str = "board",
     ) -> GameMessage:
         return await self._write(
-            self._tx.set_game_message,
+            tx.set_game_message,
             game_id,
             chat_id,
             message_id,
@@ -394,7 +385,7 @@ class SqlRepository(Storage):
     async def delete_game_message(
         self, game_id: int, chat_id: int, *, thread_id: int = 0, kind: str = "board"
     ) -> bool:
-        return await self._write(self._tx.delete_game_message, game_id, chat_id, thread_id, kind)
+        return await self._write(tx.delete_game_message, game_id, chat_id, thread_id, kind)
 
     # -- invitations --------------------------------------------------------------------------
 
@@ -405,7 +396,7 @@ class SqlRepository(Storage):
         if new.match_length < 1:
             raise ValueError("match_length must be at least 1")
         return await self._write(
-            self._tx.insert_invitation,
+            tx.insert_invitation,
             new.token if new.token is not None else secrets.token_urlsafe(12),
             new.inviter_id,
             new.invitee_id,
@@ -424,32 +415,30 @@ class SqlRepository(Storage):
         self, token: str, user_id: int, *, game: NewGame | None = None
     ) -> AcceptedInvitation:
         variant = None if game is None else check_new_game(game)
-        return await self._write(
-            self._tx.accept_invitation, token, user_id, game, variant, self._now()
-        )
+        return await self._write(tx.accept_invitation, token, user_id, game, variant, self._now())
 
     async def decline_invitation(self, token: str, user_id: int) -> Invitation:
-        return await self._write(self._tx.decline_invitation, token, user_id, self._now())
+        return await self._write(tx.decline_invitation, token, user_id, self._now())
 
     async def cancel_invitation(self, token: str, user_id: int) -> Invitation:
-        return await self._write(self._tx.cancel_invitation, token, user_id, self._now())
+        return await self._write(tx.cancel_invitation, token, user_id, self._now())
 
     async def expire_invitations(self, now: datetime | None = None) -> list[Invitation]:
         moment = self._now() if now is None else to_us(now)
-        return await self._write(self._tx.expire_invitations, moment)
+        return await self._write(tx.expire_invitations, moment)
 
     # -- Telegram updates ---------------------------------------------------------------------
 
     async def mark_update_processed(self, update_id: int) -> bool:
-        return await self._write(self._tx.claim_update, update_id, self._now())
+        return await self._write(tx.claim_update, update_id, self._now())
 
     async def mark_inline_message_lost(self, inline_message_id: str) -> bool:
         if not inline_message_id:
             raise ValueError("an inline message id is non-empty text")
-        return await self._write(self._tx.mark_inline_lost, inline_message_id, self._now())
+        return await self._write(tx.mark_inline_lost, inline_message_id, self._now())
 
     async def prune_processed_updates(self, older_than: timedelta = timedelta(days=2)) -> int:
-        return await self._write(self._tx.prune_updates, to_us(self._clock() - older_than))
+        return await self._write(tx.prune_updates, to_us(self._clock() - older_than))
 
     # == reads ==================================================================================
 
@@ -732,16 +721,31 @@ class SqlRepository(Storage):
         return None if row is None else offer_from_row(row)
 
     async def get_dice_seed(self, seed_id: int) -> DiceSeed:
+        seed, _ = await self._read_dice_seed(seed_id, with_secret=False)
+        return seed
+
+    async def get_dice_draw(self, seed_id: int) -> tuple[DiceSeed, bytes]:
+        seed, secret = await self._read_dice_seed(seed_id, with_secret=True)
+        assert secret is not None
+        return seed, secret
+
+    async def _read_dice_seed(
+        self, seed_id: int, *, with_secret: bool
+    ) -> tuple[DiceSeed, bytes | None]:
+        """The seed's public view (its server seed only once revealed), and the secret if
+        asked for (a roll)."""
+        secret = ", server_seed" if with_secret else ""
         row = await self._fetch_one(
-            f"SELECT {DICE_SEED_COLUMNS}, "
+            f"SELECT {DICE_SEED_COLUMNS}{secret}, "
             "CASE WHEN revealed_at IS NULL THEN NULL ELSE server_seed END AS revealed_seed "
             "FROM dice_seeds WHERE seed_id = ?",
             (seed_id,),
         )
         if row is None:
             raise NotFoundError("dice seed", seed_id)
-        secret = row["revealed_seed"]
-        return dice_seed_from_row(row, None if secret is None else bytes(secret))
+        revealed = row["revealed_seed"]
+        seed = dice_seed_from_row(row, None if revealed is None else bytes(revealed))
+        return seed, bytes(row["server_seed"]) if with_secret else None
 
     async def get_dice_secret(self, seed_id: int) -> bytes:
         row = await self._fetch_one(

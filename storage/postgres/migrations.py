@@ -1,12 +1,11 @@
 """Numbered schema migrations for the PostgreSQL backend.
 
-The same numbers, tables, columns and rules as :mod:`storage.sqlite.migrations`, written in
-PostgreSQL's dialect, so a database copied from SQLite (``python -m storage.copy``) holds the
-same rows and the copy can be checked value by value.  The rules for whoever adds one are the
-SQLite module's: append, never edit; explicit column lists; **one transaction per migration,
-together with the insert of its version row** (PostgreSQL's DDL is transactional too).  A
-migration added to one backend must be added to the other with the same number: the shared
-test suite runs against both.
+The same numbers, tables, columns and rules as :mod:`storage.sqlite.migrations`: 1 to 6 written
+in PostgreSQL's dialect here, 7 and on written once for both (:mod:`storage.sql.schema`), so a
+database copied from SQLite (``python -m storage.copy``) holds the same rows and the copy can
+be checked value by value.  The rules for whoever adds one are the SQLite module's: append,
+never edit; explicit column lists; **one transaction per migration, together with the insert
+of its version row** (PostgreSQL's DDL is transactional too).
 
 Types are kept to what both backends store alike: ``BIGINT`` (Telegram ids exceed 32 bits;
 times are Unix microseconds, UTC, as in SQLite, so they read back exactly), ``TEXT``, ``DOUBLE
@@ -26,8 +25,7 @@ from collections.abc import Sequence
 import asyncpg
 
 from storage.errors import DatabaseTooNewError, ForeignDatabaseError
-from storage.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS
-from storage.sqlite.migrations import Migration
+from storage.sql.schema import POSTGRES_TYPES, Migration, goal, later_migrations, version_table
 
 #: pg_advisory_xact_lock key: 'NARD' (the SQLite backend's application_id).
 MIGRATION_LOCK = 0x4E415244
@@ -280,81 +278,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CHECK (end_reason IN ('timeout', 'inactive', 'admin', 'agreement'))",
         ),
     ),
-    # Plain SQL that both databases speak: the very statements of the SQLite migration.
-    Migration(
-        7,
-        SQLITE_MIGRATIONS[6].description,
-        SQLITE_MIGRATIONS[6].statements,
-    ),
-    Migration(
-        8,
-        SQLITE_MIGRATIONS[7].description,
-        (
-            *SQLITE_MIGRATIONS[7].statements[:-1],  # plain SQL both speak
-            """
-            CREATE TABLE inline_messages_lost (
-                inline_message_id TEXT   PRIMARY KEY,
-                lost_at           BIGINT NOT NULL
-            )
-            """,
-        ),
-    ),
-    Migration(
-        9,
-        SQLITE_MIGRATIONS[8].description,
-        (
-            """
-            CREATE TABLE game_reviews (
-                game_id         BIGINT PRIMARY KEY
-                    REFERENCES games (game_id) ON DELETE CASCADE,
-                status          TEXT   NOT NULL CHECK (status IN ('running', 'done')),
-                owner           TEXT,
-                lease_until     BIGINT,
-                summary         TEXT,
-                white_decisions BIGINT NOT NULL DEFAULT 0 CHECK (white_decisions >= 0),
-                white_error     DOUBLE PRECISION NOT NULL DEFAULT 0 CHECK (white_error >= 0),
-                black_decisions BIGINT NOT NULL DEFAULT 0 CHECK (black_decisions >= 0),
-                black_error     DOUBLE PRECISION NOT NULL DEFAULT 0 CHECK (black_error >= 0),
-                created_at      BIGINT NOT NULL,
-                updated_at      BIGINT NOT NULL,
-                CHECK (status = 'running' OR summary IS NOT NULL)
-            )
-            """,
-        ),
-    ),
-    Migration(
-        10,
-        SQLITE_MIGRATIONS[9].description,
-        (
-            """
-            CREATE TABLE player_settings (
-                user_id    BIGINT  PRIMARY KEY REFERENCES users (user_id),
-                picker_way TEXT    NOT NULL CHECK (picker_way IN ('steps', 'plays')),
-                updated_at BIGINT  NOT NULL
-            )
-            """,
-        ),
-    ),
+    *later_migrations(POSTGRES_TYPES),  # 7 and on: written once for both backends
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
-_VERSION_TABLE = """
-CREATE TABLE IF NOT EXISTS schema_version (
-    version     BIGINT PRIMARY KEY,
-    description TEXT   NOT NULL,
-    applied_at  BIGINT NOT NULL
-)
-"""
-
-
-def _check_numbering(migrations: Sequence[Migration]) -> None:
-    for expected, migration in enumerate(migrations, start=1):
-        if migration.version != expected:
-            raise ValueError(
-                f"migration {migration.version} is at position {expected}; numbers must be "
-                f"1, 2, 3 ... without gaps"
-            )
+_VERSION_TABLE = version_table(POSTGRES_TYPES)
 
 
 async def schema_version(conn: asyncpg.Connection) -> int:
@@ -399,11 +328,8 @@ async def migrate(
     Each step runs in its own transaction under the migration lock, re-reads the version,
     and applies its statements and version row, or skips if another worker got there first.
     """
-    _check_numbering(migrations)
+    wanted = goal(migrations, target)
     code_version = len(migrations)
-    goal = code_version if target is None else target
-    if not 0 <= goal <= code_version:
-        raise ValueError(f"target version {goal} is not between 0 and {code_version}")
 
     await check_openable(conn, where, migrations)  # refuse before locking or writing
 
@@ -411,7 +337,7 @@ async def migrate(
     # before another worker's migration committed would still see the old catalog.
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
-        for migration in migrations[:goal]:
+        for migration in migrations[:wanted]:
             async with conn.transaction():
                 current = await schema_version(conn)
                 await _check_openable(conn, where, current, code_version)

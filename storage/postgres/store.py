@@ -1,34 +1,35 @@
 """The PostgreSQL implementation of :class:`storage.base.Storage` (asyncpg).
 
 Reads are single statements on a pooled connection.  Each write is one transaction body from
-:mod:`storage.postgres.writes` (``clocks``, ``dice``), run on one pooled connection from
-``BEGIN`` to ``COMMIT`` (a body marked ``own_transaction`` decides itself: a save without dice
-or clock is one statement and needs no ``BEGIN``).  Reads and writes run in a task of their
-own, shielded from the caller's cancellation, so a caller that gives up (a handler timed out,
-the bot is stopping) never leaves a transaction half-sent: it commits or rolls back whole, and
-:meth:`PostgresStorage.close` waits for it, as the SQLite writer thread does.  A transaction
-the server aborted to break a deadlock or a serialisation conflict is run again (the server
-guarantees it left nothing); any other failure is raised, never retried, because a lost
-connection does not tell whether its COMMIT arrived.
+:mod:`storage.sql.writes` (``clocks``, ``dice``, ``reviews``: the bodies SQLite runs too),
+run by :func:`storage.postgres.dialect.run` on one pooled connection from ``BEGIN`` to
+``COMMIT`` (a save without dice or clock is one statement and needs no ``BEGIN``).  Reads and
+writes run in a task of their own, shielded from the caller's cancellation, so a caller that
+gives up (a handler timed out, the bot is stopping) never leaves a transaction half-sent: it
+commits or rolls back whole, and :meth:`PostgresStorage.close` waits for it, as the SQLite
+writer thread does.  A transaction the server aborted to break a deadlock or a serialisation
+conflict is run again (the server guarantees it left nothing); any other failure is raised,
+never retried, because a lost connection does not tell whether its COMMIT arrived.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, Self, TypeVar
+from typing import Any, ParamSpec, Self, TypeVar
 
 import asyncpg
 
 from storage.errors import ConstraintError, DatabaseError, StorageError
-from storage.postgres import clocks, dice, reviews, writes
+from storage.postgres.dialect import run
 from storage.postgres.migrations import check_openable, migrate
 from storage.postgres.placeholders import numbered
 from storage.repository import Clock, SqlRepository
 from storage.settings import is_postgres_url, redact
+from storage.sql.steps import Body
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -61,13 +62,19 @@ def translate_errors() -> Iterator[None]:
         raise DatabaseError(str(exc) or type(exc).__name__) from exc
 
 
+async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
+    """A connection going back to the pool keeps its session as it is.
+
+    asyncpg's default sends ``SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET
+    ALL`` on every release: one more round trip per statement for a read (``pool.fetch``), and
+    the bot's commonest cost (measured: a third of a tap's round trips).  This store changes no
+    session state: no ``SET``, ``LISTEN`` or cursors, and the migrations' advisory lock is
+    unlocked by them.  An open transaction is still rolled back (asyncpg does that before
+    calling this)."""
+
+
 class PostgresStorage(SqlRepository):
     """:class:`Storage` in a PostgreSQL database.  Create it with :meth:`open`."""
-
-    _tx = writes
-    _tx_clocks = clocks
-    _tx_dice = dice
-    _tx_reviews = reviews
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock | None = None) -> None:
         self._pool = pool
@@ -97,7 +104,9 @@ class PostgresStorage(SqlRepository):
             raise ValueError("pool_size must be at least 1")
         where = redact(url)
         with translate_errors():
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, reset=_nothing_to_reset
+            )
         try:
             with translate_errors():
                 async with pool.acquire() as conn:
@@ -129,14 +138,9 @@ class PostgresStorage(SqlRepository):
 
     # -- running statements --------------------------------------------------------------------
 
-    async def _write(
-        self,
-        body: Callable[Concatenate[asyncpg.Connection, P], Awaitable[T]],
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
+    async def _write(self, body: Callable[..., Body[T]], *args: Any) -> T:
         """Run ``body`` as one transaction, to the end even if the caller is cancelled."""
-        return await self._shielded(self._transaction(body, *args, **kwargs))
+        return await self._shielded(self._transaction(body, *args))
 
     async def _shielded(self, work: Coroutine[Any, Any, T]) -> T:
         """Await ``work`` in a task of its own that the caller's cancellation does not reach.
@@ -165,20 +169,12 @@ class PostgresStorage(SqlRepository):
         while self._running:
             await asyncio.gather(*self._running, return_exceptions=True)
 
-    async def _transaction(
-        self,
-        body: Callable[Concatenate[asyncpg.Connection, P], Awaitable[T]],
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
+    async def _transaction(self, body: Callable[..., Body[T]], *args: Any) -> T:
         for attempt in range(TRANSIENT_RETRIES + 1):
             try:
                 with translate_errors():
                     async with self._pool.acquire() as conn:
-                        if getattr(body, "own_transaction", False):
-                            return await body(conn, *args, **kwargs)
-                        async with conn.transaction():
-                            return await body(conn, *args, **kwargs)
+                        return await run(conn, body, *args)
             except DatabaseError as exc:
                 transient = isinstance(
                     exc.__cause__, (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)

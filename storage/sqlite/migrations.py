@@ -2,7 +2,9 @@
 
 Rules for whoever adds one:
 
-* append a :class:`Migration` with the next number; never edit or renumber a released one;
+* append a :class:`Migration` with the next number to
+  :func:`storage.sql.schema.later_migrations` (both backends get it; 1 to 6 are SQLite's own
+  here); never edit or renumber a released one;
 * a migration is a tuple of single SQL statements, run in **one transaction together with the
   insert of its version row**, so a crash leaves the database at the previous version or at
   this one, never in between (SQLite's DDL is transactional);
@@ -24,23 +26,13 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import DatabaseTooNewError, ForeignDatabaseError
+from storage.sql.schema import SQLITE_TYPES, Migration, goal, later_migrations, version_table
 
 #: 'NARD' -- marks the file as ours for `file(1)` and for the foreign-database check.
 APPLICATION_ID = 0x4E415244
-
-
-_THIRTY_DAYS_US = 30 * 86_400 * 1_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    description: str
-    statements: tuple[str, ...]
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -299,107 +291,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CHECK (end_reason IN ('timeout', 'inactive', 'admin', 'agreement'))",
         ),
     ),
-    Migration(
-        7,
-        "abandonment times for the games already running when move clocks came",
-        (
-            # Thirty days (gameplay.clocks.ABANDON_AFTER, in microseconds) after their last
-            # write, so the chats such games hold today are freed by the same rule.
-            f"""
-            INSERT INTO game_clocks (game_id, game_version, move_number, on_clock_user_id,
-                remind_at, deadline_at, abandon_at, reminded, timed_out, next_due_at, updated_at)
-            SELECT game_id, version, 0, NULL, NULL, NULL, updated_at + {_THIRTY_DAYS_US},
-                0, 0, updated_at + {_THIRTY_DAYS_US}, updated_at
-            FROM games
-            WHERE status = 'active'
-                AND game_id NOT IN (SELECT game_id FROM game_clocks)
-            """,
-        ),
-    ),
-    Migration(
-        8,
-        "inline mode: games played in inline messages, challenges naming a username",
-        (
-            "ALTER TABLE games ADD COLUMN inline_message_id TEXT "
-            "CHECK (inline_message_id IS NULL OR length(inline_message_id) BETWEEN 1 AND 256)",
-            # A game in an inline message does not hold its chat (the inviter's private chat,
-            # where it goes on if the message is lost): the one-game rule is for the others.
-            "DROP INDEX games_one_active_per_topic",
-            """
-            CREATE UNIQUE INDEX games_one_active_per_topic
-                ON games (chat_id, thread_id)
-                WHERE status = 'active' AND inline_message_id IS NULL
-            """,
-            "CREATE INDEX games_by_inline_message ON games (inline_message_id) "
-            "WHERE inline_message_id IS NOT NULL",
-            "ALTER TABLE invitations ADD COLUMN invitee_username TEXT",
-            """
-            CREATE TABLE inline_messages_lost (
-                inline_message_id TEXT    PRIMARY KEY,
-                lost_at           INTEGER NOT NULL
-            ) WITHOUT ROWID
-            """,
-        ),
-    ),
-    Migration(
-        9,
-        "game reviews: the computer's judgement of a finished game, and its error totals",
-        (
-            # One row per reviewed game: 'running' while a worker holds the lease, then
-            # 'done' with the summary (opaque JSON of the game layer) and per-colour totals
-            # that /stats adds up.
-            """
-            CREATE TABLE game_reviews (
-                game_id         INTEGER PRIMARY KEY
-                    REFERENCES games (game_id) ON DELETE CASCADE,
-                status          TEXT    NOT NULL CHECK (status IN ('running', 'done')),
-                owner           TEXT,
-                lease_until     INTEGER,
-                summary         TEXT,
-                white_decisions INTEGER NOT NULL DEFAULT 0 CHECK (white_decisions >= 0),
-                white_error     REAL    NOT NULL DEFAULT 0 CHECK (white_error >= 0),
-                black_decisions INTEGER NOT NULL DEFAULT 0 CHECK (black_decisions >= 0),
-                black_error     REAL    NOT NULL DEFAULT 0 CHECK (black_error >= 0),
-                created_at      INTEGER NOT NULL,
-                updated_at      INTEGER NOT NULL,
-                CHECK (status = 'running' OR summary IS NOT NULL)
-            ) WITHOUT ROWID
-            """,
-        ),
-    ),
-    Migration(
-        10,
-        "players' settings: how the move picker opens (whole plays or step by step)",
-        (
-            """
-            CREATE TABLE player_settings (
-                user_id    INTEGER PRIMARY KEY REFERENCES users (user_id),
-                picker_way TEXT    NOT NULL CHECK (picker_way IN ('steps', 'plays')),
-                updated_at INTEGER NOT NULL
-            ) WITHOUT ROWID
-            """,
-        ),
-    ),
+    *later_migrations(SQLITE_TYPES),  # 7 and on: written once for both backends
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
-_VERSION_TABLE = """
-CREATE TABLE IF NOT EXISTS schema_version (
-    version     INTEGER PRIMARY KEY,
-    description TEXT    NOT NULL,
-    applied_at  INTEGER NOT NULL
-)
-"""
-
-
-def _check_numbering(migrations: Sequence[Migration]) -> None:
-    for expected, migration in enumerate(migrations, start=1):
-        if migration.version != expected:
-            raise ValueError(
-                f"migration {migration.version} is at position {expected}; numbers must be "
-                f"1, 2, 3 ... without gaps"
-            )
+_VERSION_TABLE = version_table(SQLITE_TYPES)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -458,16 +355,13 @@ def migrate(
     migration: the second waits for the first's lock, then sees the new version and skips.
     A database whose version is above the code's newest is refused before anything is written.
     """
-    _check_numbering(migrations)
+    wanted = goal(migrations, target)
     code_version = len(migrations)
-    goal = code_version if target is None else target
-    if not 0 <= goal <= code_version:
-        raise ValueError(f"target version {goal} is not between 0 and {code_version}")
 
     # Refuse early, without taking the write lock or writing anything.
     check_openable(conn, path, migrations)
 
-    for migration in migrations[:goal]:
+    for migration in migrations[:wanted]:
         conn.execute("BEGIN IMMEDIATE")
         try:
             current = schema_version(conn)

@@ -2,8 +2,9 @@
 
 The methods themselves are :class:`storage.repository.SqlRepository`'s (shared with the
 PostgreSQL backend); this class opens the file and hands one function to a connection's
-thread: a query to a reader, or a whole transaction from :mod:`storage.sqlite.writes`
-(``clocks``, ``dice``) to the writer (see :mod:`storage.sqlite.connections` for why).
+thread: a query to a reader, or a whole transaction body from :mod:`storage.sql.writes`
+(``clocks``, ``dice``, ``reviews``), run by :func:`storage.sqlite.dialect.run`, to the writer
+(see :mod:`storage.sqlite.connections` for why).
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from storage.repository import Clock, SqlRepository
 from storage.settings import database_path
-from storage.sqlite import clocks, dice, reviews, writes
+from storage.sql.steps import Body
 from storage.sqlite.connections import (
     DEFAULT_BUSY_TIMEOUT_MS,
     DEFAULT_SYNCHRONOUS,
@@ -25,25 +26,22 @@ from storage.sqlite.connections import (
     Synchronous,
     translate_errors,
 )
+from storage.sqlite.dialect import run
 from storage.sqlite.migrations import check_openable, migrate
 
 Row = sqlite3.Row
+T = TypeVar("T")
 
 
 class SqliteStorage(SqlRepository):
     """:class:`Storage` in one SQLite file.  Create it with :meth:`open`."""
 
-    _tx = writes
-    _tx_clocks = clocks
-    _tx_dice = dice
-    _tx_reviews = reviews
-
     def __init__(self, pool: ConnectionPool, clock: Clock | None = None) -> None:
         self._pool = pool
         self._clock = clock or (lambda: datetime.now(UTC))
 
-    async def _write(self, body: Callable[..., Any], *args: Any) -> Any:
-        return await self._pool.writer.transaction(body, *args)
+    async def _write(self, body: Callable[..., Body[T]], *args: Any) -> T:
+        return await self._pool.writer.transaction(run, body, *args)
 
     @classmethod
     async def open(

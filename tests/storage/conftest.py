@@ -14,7 +14,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -82,15 +81,6 @@ class Backend:
         from storage.postgres import PostgresStorage
 
         return await PostgresStorage.open(self.location, clock=clock)
-
-    @property
-    def writes(self) -> ModuleType:
-        """The module holding the backend's transaction bodies (to break one on purpose)."""
-        if self.name == "sqlite":
-            from storage.sqlite import writes
-        else:
-            from storage.postgres import writes
-        return writes
 
     async def settle(self, store: Storage) -> None:
         """Wait until no write of a cancelled caller is still running: SQLite's writer thread

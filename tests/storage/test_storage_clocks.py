@@ -127,6 +127,27 @@ async def test_a_timeout_fires_once_and_supersedes_the_reminder(
         await people.fire_clock_event(game.game_id, 1, ClockEvent.ABANDON)
 
 
+async def test_a_timeout_stays_announced_until_the_deadline_moves(
+    people: SqliteStorage, clock: FakeClock
+) -> None:
+    """A save with the clock of the same move keeps the flags it may keep: the timeout while
+    the deadline is the same, the reminder while the move is (next_due_at follows)."""
+    start = clock.now
+    game = await clocked_game(people, clock)
+    clock.advance(hours=25)
+    assert await people.fire_clock_event(game.game_id, 1, ClockEvent.TIMEOUT) is not None
+    same = clock_for(start, 1, ALICE)  # the same move, the same deadline
+    game = await people.save_game(game.game_id, 1, "{}", clock=same)
+    kept = await people.get_clock(game.game_id)
+    assert kept is not None and kept.timed_out and kept.reminded
+    assert kept.next_due_at == kept.abandon_at and kept.game_version == 2
+    later = clock_for(clock.now, 1, ALICE)  # a step entered: the deadline moves on
+    game = await people.save_game(game.game_id, 2, "{}", clock=later)
+    moved = await people.get_clock(game.game_id)
+    assert moved is not None and not moved.timed_out and moved.reminded
+    assert moved.next_due_at == moved.deadline_at == clock.now + 24 * HOUR
+
+
 RESIGNED = GameResult("black", "oin", 1)  # Alice (white) on the clock, Boris claims
 
 

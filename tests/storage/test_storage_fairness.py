@@ -40,8 +40,11 @@ async def test_a_seed_is_public_except_its_secret(people: SqliteStorage) -> None
     assert loaded == seed and loaded.server_seed is None
     assert SECRET.hex() not in repr(loaded)
     assert await people.get_dice_secret(seed.seed_id) == SECRET
+    assert await people.get_dice_draw(seed.seed_id) == (seed, SECRET)  # for the roller only
     with pytest.raises(NotFoundError):
         await people.get_dice_seed(999)
+    with pytest.raises(NotFoundError):
+        await people.get_dice_draw(999)
     with pytest.raises(ValueError):
         await people.create_dice_seed(COMMIT.upper(), SECRET)
     with pytest.raises(ValueError):

@@ -19,6 +19,7 @@ from storage import (
     Storage,
     StorageError,
 )
+from storage.sql.steps import Body
 from tests.storage.conftest import (
     ALICE,
     BORIS,
@@ -223,14 +224,15 @@ async def test_a_save_failing_half_way_leaves_nothing(
     UPDATE (here: right after the moves were inserted), both are rolled back."""
     game = await people.create_game(new_game())
     if backend.name == "sqlite":
-        writes = backend.writes
-        real_append = writes._append_moves
+        from storage.sqlite import dialect
 
-        def append_then_fail(*args: Any) -> None:
-            real_append(*args)
+        real_append = dialect.append_moves
+
+        def append_then_fail(*args: Any) -> Body[None]:
+            yield from real_append(*args)
             raise RuntimeError("power cut in the middle of the save")
 
-        monkeypatch.setattr(writes, "_append_moves", append_then_fail)
+        monkeypatch.setattr(dialect, "append_moves", append_then_fail)
     else:  # the save is one statement there: the server itself fails after the insert
         await backend.execute(
             people,

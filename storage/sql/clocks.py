@@ -1,5 +1,5 @@
-"""Move clocks in SQLite: parts of the game-write transactions, and the idempotent "fire"
-steps the scheduler runs.
+"""Move clocks, for both backends: parts of the game-write transactions, and the idempotent
+"fire" steps the scheduler runs.
 
 A clock row belongs to one game version (``game_version``): every write of the game moves it to
 the new version in the same transaction, so an event read before a move and fired after it
@@ -10,14 +10,15 @@ to date by every write, so the scheduler's query is one index lookup.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from storage.models import ClockEvent, ClockUpdate, GameClock
+from storage.sql.steps import Body, Dialect, one
 from storage.sqlite.rows import CLOCK_COLUMNS, clock_from_row, to_us
 
 
-def _us(moment: object) -> int | None:
+def us(moment: object) -> int | None:
+    """A stored time (microseconds) from a datetime or None."""
     return None if moment is None else to_us(moment)  # type: ignore[arg-type]
 
 
@@ -36,7 +37,6 @@ def next_due(
     return min(pending) if pending else None
 
 
-#: The clock upsert, in ``?`` placeholders (the PostgreSQL backend numbers them).
 UPSERT_CLOCK = (
     f"INSERT INTO game_clocks ({CLOCK_COLUMNS}, updated_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -64,9 +64,9 @@ def clock_values(
     the deadline did not change either.
     """
     remind_at, deadline_at, abandon_at = (
-        _us(clock.remind_at),
-        _us(clock.deadline_at),
-        _us(clock.abandon_at),
+        us(clock.remind_at),
+        us(clock.deadline_at),
+        us(clock.abandon_at),
     )
     same_move = old is not None and old["move_number"] == clock.move_number
     reminded = bool(same_move and old["reminded"])
@@ -86,48 +86,18 @@ def clock_values(
     )
 
 
-def set_clock(
-    conn: sqlite3.Connection, game_id: int, game_version: int, clock: ClockUpdate, now: int
-) -> GameClock:
-    """Write the clock of the move being played (flags as :func:`clock_values` says)."""
-    old = conn.execute(OLD_CLOCK, (game_id,)).fetchone()
-    row = conn.execute(
-        UPSERT_CLOCK, clock_values(game_id, game_version, clock, old, now)
-    ).fetchone()
+def set_clock(game_id: int, game_version: int, clock: ClockUpdate, now: int) -> Body[GameClock]:
+    """Write the clock of the move being played (flags as :func:`clock_values` says), in the
+    game write's transaction (which holds the game row)."""
+    old = yield one(OLD_CLOCK, game_id)
+    row = yield one(UPSERT_CLOCK, *clock_values(game_id, game_version, clock, old, now))
     return clock_from_row(row)
 
 
-def follow_version(conn: sqlite3.Connection, game_id: int, game_version: int, now: int) -> None:
-    """A game write without a clock update: the clock stays, tied to the new version, and the
-    abandonment time moves on by the time since the clock's last write — abandonment counts
-    from the last action whether or not the caller passed a clock."""
-    row = conn.execute(
-        f"SELECT {CLOCK_COLUMNS}, updated_at FROM game_clocks WHERE game_id = ?", (game_id,)
-    ).fetchone()
-    if row is None:
-        return
-    current = clock_from_row(row)
-    abandon_at = _us(current.abandon_at)
-    if abandon_at is not None:
-        abandon_at += max(0, now - row["updated_at"])
-    due = next_due(
-        _us(current.remind_at),
-        current.reminded,
-        _us(current.deadline_at),
-        current.timed_out,
-        abandon_at,
-    )
-    conn.execute(
-        "UPDATE game_clocks SET game_version = ?, abandon_at = ?, next_due_at = ?, updated_at = ? "
-        "WHERE game_id = ?",
-        (game_version, abandon_at, due, now, game_id),
-    )
-
-
-def drop(conn: sqlite3.Connection, game_id: int) -> None:
+def drop(game_id: int) -> Body[None]:
     """The game is over: no clock events, no standing offers."""
-    conn.execute("DELETE FROM game_clocks WHERE game_id = ?", (game_id,))
-    conn.execute("DELETE FROM game_offers WHERE game_id = ?", (game_id,))
+    yield one("DELETE FROM game_clocks WHERE game_id = ?", game_id)
+    yield one("DELETE FROM game_offers WHERE game_id = ?", game_id)
 
 
 _FLAG = {
@@ -137,18 +107,26 @@ _FLAG = {
 
 
 def fire(
-    conn: sqlite3.Connection, game_id: int, game_version: int, event: ClockEvent, now: int
-) -> GameClock | None:
+    db: Dialect, game_id: int, game_version: int, event: ClockEvent, now: int
+) -> Body[GameClock | None]:
     """Mark a reminder sent or a timeout announced, exactly once: the clock returned the first
-    time, None for a repeat, a clock moved on by a move, a time not reached, or a game over."""
+    time, None for a repeat, a clock moved on by a move, a time not reached, or a game over.
+
+    The clock row is read locked (PostgreSQL): a second scheduler firing the same event waits
+    for the first to commit, then finds the flag set (the condition is re-checked on the locked
+    row) and returns None.
+    """
     flag, at = _FLAG[event]
-    row = conn.execute(
+    row = yield one(
         f"SELECT {CLOCK_COLUMNS} FROM game_clocks WHERE game_id = ? AND game_version = ? "
         f"AND {flag} = 0 AND {at} IS NOT NULL AND {at} <= ? AND EXISTS ("
         " SELECT 1 FROM games WHERE games.game_id = game_clocks.game_id"
-        " AND games.version = game_clocks.game_version AND games.status = 'active')",
-        (game_id, game_version, now),
-    ).fetchone()
+        " AND games.version = game_clocks.game_version AND games.status = 'active')"
+        f"{db.lock('game_clocks')}",
+        game_id,
+        game_version,
+        now,
+    )
     if row is None:
         return None
     current = clock_from_row(row)
@@ -156,15 +134,19 @@ def fire(
     reminded = current.reminded or event in (ClockEvent.REMIND, ClockEvent.TIMEOUT)
     timed_out = current.timed_out or event is ClockEvent.TIMEOUT
     due = next_due(
-        _us(current.remind_at),
+        us(current.remind_at),
         reminded,
-        _us(current.deadline_at),
+        us(current.deadline_at),
         timed_out,
-        _us(current.abandon_at),
+        us(current.abandon_at),
     )
-    updated = conn.execute(
+    updated = yield one(
         "UPDATE game_clocks SET reminded = ?, timed_out = ?, next_due_at = ?, updated_at = ? "
         f"WHERE game_id = ? RETURNING {CLOCK_COLUMNS}",
-        (int(reminded), int(timed_out), due, now, game_id),
-    ).fetchone()
+        int(reminded),
+        int(timed_out),
+        due,
+        now,
+        game_id,
+    )
     return clock_from_row(updated)

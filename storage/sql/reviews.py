@@ -1,21 +1,22 @@
-"""Game reviews in SQLite: the statements (written once, ``?`` placeholders, also run by the
-PostgreSQL backend through :func:`storage.postgres.placeholders.numbered`), the row mapping
-and the transaction bodies.
+"""Game reviews, for both backends: the statements, the row mapping and the transaction
+bodies.
 
 A review is claimed with a lease: the first worker to ask inserts a ``running`` row naming
 itself and renews the lease by claiming again while it computes; another asking meanwhile
 gets that row back and waits for it; once the lease has run out (its worker died, the bot
 restarted) the next to ask takes the row over. The claim is one
-upsert whose ``WHERE`` holds the take-over rule, so both databases decide it atomically.
+upsert whose ``WHERE`` holds the take-over rule, so both databases decide it atomically (on
+PostgreSQL a second worker's conflicting insert waits on the row's lock and then re-checks the
+take-over condition, so exactly one of two workers holds a lease).
 """
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from storage.errors import NotFoundError
 from storage.models import ErrorRate, ReviewStatus, ReviewTotals, StoredReview, Variant
+from storage.sql.steps import Body, Dialect, one
 from storage.sqlite.rows import float_or_none, from_us, from_us_or_none
 
 REVIEW_COLUMNS = (
@@ -108,33 +109,31 @@ def finish_values(
     )
 
 
-def claim(
-    conn: sqlite3.Connection, game_id: int, owner: str, lease_until: int, now: int
-) -> StoredReview:
-    if conn.execute(GAME_EXISTS, (game_id,)).fetchone() is None:
+def claim(db: Dialect, game_id: int, owner: str, lease_until: int, now: int) -> Body[StoredReview]:
+    if (yield one(GAME_EXISTS, game_id)) is None:
         raise NotFoundError("game", game_id)
     # The upsert compares the lease with its own updated_at, which is ``now``.
-    row = conn.execute(CLAIM_REVIEW, (game_id, owner, lease_until, now)).fetchone()
+    row = yield one(CLAIM_REVIEW, game_id, owner, lease_until, now)
     if row is None:
-        row = conn.execute(SELECT_REVIEW, (game_id,)).fetchone()
+        row = yield one(SELECT_REVIEW, game_id)
     return review_from_row(row)
 
 
 def finish(
-    conn: sqlite3.Connection,
+    db: Dialect,
     game_id: int,
     summary: str,
     white: ReviewTotals,
     black: ReviewTotals,
     now: int,
-) -> StoredReview:
-    row = conn.execute(FINISH_REVIEW, finish_values(game_id, summary, white, black, now)).fetchone()
+) -> Body[StoredReview]:
+    row = yield one(FINISH_REVIEW, *finish_values(game_id, summary, white, black, now))
     if row is None:
-        row = conn.execute(SELECT_REVIEW, (game_id,)).fetchone()
+        row = yield one(SELECT_REVIEW, game_id)
         if row is None:
             raise NotFoundError("review", game_id)
     return review_from_row(row)
 
 
-def release(conn: sqlite3.Connection, game_id: int, owner: str) -> bool:
-    return conn.execute(RELEASE_REVIEW, (game_id, owner)).fetchone() is not None
+def release(db: Dialect, game_id: int, owner: str) -> Body[bool]:
+    return (yield one(RELEASE_REVIEW, game_id, owner)) is not None
