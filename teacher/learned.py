@@ -45,8 +45,15 @@ BOT_CONTEXT = "bot"
 """The feature of a question set in the bot's own context (``offtopic.about_the_bot``): the
 matcher declines it — how to use the bot is not a rules answer."""
 
+WORD = "w:"
+"""The prefix of a word's own term among the features."""
+
+NOVEL = ("unk", "unk2")
+"""Features of a question with one, or two or more, words the model never saw: questions
+about something else bring such words more often than rules questions do (round 6)."""
+
 MODEL_FILE = "question_model.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def features(
@@ -68,12 +75,12 @@ def features(
     previous = ""
     for word in significant_words(tokens.words):
         term = "#" if script_of(word) == "num" else word_term(word)
-        out.add("w:" + term)
+        out.add(WORD + term)
         if len(term) > PREFIX:
             out.add("p:" + term[:PREFIX])
         alt = other_reading(word) if other_reading is not None else None
         if alt:
-            out.add("w:" + alt)
+            out.add(WORD + alt)
             if len(alt) > PREFIX:
                 out.add("p:" + alt[:PREFIX])
         if previous:
@@ -93,6 +100,11 @@ def features(
     return frozenset(out)
 
 
+def novelty(unseen: int) -> frozenset[str]:
+    """The ``NOVEL`` features of a question with ``unseen`` words the model never saw."""
+    return frozenset(NOVEL[: min(unseen, len(NOVEL))])
+
+
 @dataclass(frozen=True, slots=True)
 class Counts:
     """Training counts: per class, how many questions, and in how many each feature was."""
@@ -100,6 +112,9 @@ class Counts:
     classes: tuple[str, ...]
     documents: tuple[int, ...]
     features: Mapping[str, Mapping[int, int]]
+    words: tuple[str, ...] = ()
+    """The spelling vocabulary (``teacher.spelling``): correctly spelt words of the training
+    questions, most frequent first, that a misspelt question word is corrected to."""
 
     def to_json(self) -> str:
         data = {
@@ -109,6 +124,7 @@ class Counts:
             "features": {
                 f: sorted(by_class.items()) for f, by_class in sorted(self.features.items())
             },
+            "words": list(self.words),
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
 
@@ -123,11 +139,17 @@ class Counts:
             features={
                 f: {int(c): int(n) for c, n in pairs} for f, pairs in data["features"].items()
             },
+            words=tuple(data.get("words", ())),
         )
 
 
-def count(examples: Iterable[tuple[frozenset[str], str]], classes: Sequence[str]) -> Counts:
-    """Count features per class over ``(features, class)`` examples."""
+def count(
+    examples: Iterable[tuple[frozenset[str], str]],
+    classes: Sequence[str],
+    words: Sequence[str] = (),
+) -> Counts:
+    """Count features per class over ``(features, class)`` examples (``words``: the spelling
+    vocabulary shipped with them)."""
     index = {c: i for i, c in enumerate(classes)}
     documents = [0] * len(classes)
     by_feature: dict[str, dict[int, int]] = {}
@@ -137,7 +159,7 @@ def count(examples: Iterable[tuple[frozenset[str], str]], classes: Sequence[str]
         for f in feats:
             slot = by_feature.setdefault(f, {})
             slot[c] = slot.get(c, 0) + 1
-    return Counts(tuple(classes), tuple(documents), by_feature)
+    return Counts(tuple(classes), tuple(documents), by_feature, tuple(words))
 
 
 class QuestionModel:
@@ -151,6 +173,7 @@ class QuestionModel:
 
     def __init__(self, counts: Counts, *, alpha: float = ALPHA) -> None:
         self.classes = counts.classes
+        self.words = counts.words
         n = len(self.classes)
         vocabulary = len(counts.features)
         totals = [0] * n
@@ -174,6 +197,10 @@ class QuestionModel:
         """The model trained on the labelled sets, from the package's data file."""
         text = resources.files("teacher").joinpath("data", MODEL_FILE).read_text("utf-8")
         return cls(Counts.from_json(text))
+
+    def with_novelty(self, feats: frozenset[str]) -> frozenset[str]:
+        """``feats`` and the ``NOVEL`` features for its words no training question had."""
+        return feats | novelty(sum(f.startswith(WORD) and f not in self._extra for f in feats))
 
     def probabilities(self, feats: Iterable[str]) -> dict[str, float]:
         """Each class's probability for a question's features (sums to 1)."""

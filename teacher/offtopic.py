@@ -207,6 +207,26 @@ NEAR_DOMAIN_RU: tuple[str, ...] = (
         "настройки бота",
         "как выключить уведомления",
     ),
+    *(
+        # Round 6: the bot's interface — buttons, looks, notifications, errors, getting back
+        # to a game, the default game — and chat about luck, not about a rule.
+        "где кнопка",
+        "кнопка не нажимается",
+        "поменять цвет доски",
+        "другой цвет шашек",
+        "скин для шашек",
+        "выключить анимацию",
+        "картинка не грузится",
+        "не пришло уведомление",
+        "бот пишет ошибку",
+        "всё зависло",
+        "вернуться к партии",
+        "игра по умолчанию",
+        "везёт же",
+        "везунчик",
+        "опять ему повезло",
+        "кубики подкручены",
+    ),
 )
 NEAR_DOMAIN_EN: tuple[str, ...] = (
     "the bot is not responding",
@@ -298,6 +318,23 @@ NEAR_DOMAIN_EN: tuple[str, ...] = (
         "where can i see my games",
         "the bot menu",
         "bot settings",
+    ),
+    *(
+        # Round 6: the interface and chat about luck (see NEAR_DOMAIN_RU).
+        "where is the button",
+        "the button does nothing",
+        "change the board colour",
+        "checker skin",
+        "turn off the animation",
+        "the picture does not load",
+        "no notification",
+        "the bot shows an error",
+        "it froze",
+        "get back to my game",
+        "default game",
+        "so lucky",
+        "lucky roll again",
+        "the dice are rigged",
     ),
 )
 

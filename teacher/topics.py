@@ -749,6 +749,7 @@ TOPICS: tuple[Topic, ...] = (
                 "сумма на первом ходу",
                 "-в середине игры",
                 "-в середине партии",
+                "-после первого хода",
             ),
             en=(
                 "first move",
@@ -768,8 +769,10 @@ TOPICS: tuple[Topic, ...] = (
                 "!first turn from the head",
                 "opening double",
                 "-mid game",
+                "-midgame",
                 "-middle of the game",
                 "-later in the game",
+                "-after the first move",
             ),
         ),
         diagram="first_move_exception",
@@ -1815,7 +1818,8 @@ TOPICS: tuple[Topic, ...] = (
                 "шашки, готовящие занятие пункта дальше по пути. «Запас ходов» и «дефицит» — про "
                 "темп: сколько свободных ходов осталось до того, как придётся ломать позицию. "
                 "«Поставить на голову» — просто поставить шашку на свою, к правилу головы не "
-                "относится (C-3)."
+                "относится (C-3). Из бэкгаммона: «якорь» — ваш пункт в доме соперника, «блиц» — "
+                "атака на блоты, чтобы закрыть дом, «бэкгейм» — игра от якорей в чужом доме."
             ),
             en=(
                 "These are strategy words, not rules. A «zabor» (fence) is 3–6 adjacent points "
@@ -1826,7 +1830,9 @@ TOPICS: tuple[Topic, ...] = (
                 "point further on. «Spare moves» and «move shortage» are about timing: how many "
                 "free moves you have before you must break your position. «Putting on the head» "
                 "just means stacking on your own checker; it has nothing to do with the head rule "
-                "(C-3)."
+                "(C-3). From backgammon: an anchor is a point you hold in the opponent's home, a "
+                "blitz an attack on blots to close your board, a backgame play from anchors deep "
+                "in his home; builders and slotting are about making new points."
             ),
         ),
         rule_ids=("L-19", "C-3"),
@@ -1854,6 +1860,11 @@ TOPICS: tuple[Topic, ...] = (
                 "термины",
                 "поставить на голову",
                 "столбик",
+                "!якорь",
+                "!бэкгейм",
+                "!блиц",
+                "!анкер",
+                "билдер",
             ),
             en=(
                 "!strategy",
@@ -1870,7 +1881,12 @@ TOPICS: tuple[Topic, ...] = (
                 "spare moves",
                 "!jargon",
                 "move shortage",
-                "anchor",
+                "!anchor",
+                "!backgame",
+                "!blitz",
+                "!builder",
+                "!slotting",
+                "slot a point",
             ),
         ),
     ),

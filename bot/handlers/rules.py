@@ -542,7 +542,11 @@ def position_text(lang: str, answer: PositionAnswer, dice: tuple[int, int]) -> s
     elif answer.verdict is Verdict.UNREADABLE:
         lines.append(t(lang, "rules_pos_unreadable", move=h(intent.move)))
     elif intent.ask is Ask.MOVE:
-        if answer.verdict is Verdict.ILLEGAL and answer.rule_id:
+        source = intent.move.split("/")[0]
+        if answer.rule_id == "C-1" and " " not in intent.move and source.isdigit():
+            # One checker's move from a point with none of the asker's: say which point.
+            lines.append(t(lang, "rules_pos_no_checker", move=h(intent.move), point=source))
+        elif answer.verdict is Verdict.ILLEGAL and answer.rule_id:
             lines.append(
                 t(
                     lang,

@@ -326,6 +326,7 @@ TEXTS: dict[str, str] = {
     "“what is mars” — or pick a topic:",
     "rules_close": "🔎 If you meant something else — maybe “{topic}”? The button is below.",
     "rules_pos_illegal": "❌ <b>{move}</b> is not allowed: {reason}",
+    "rules_pos_no_checker": "❌ <b>{move}</b> is not allowed: you have no checker on {point} (C-1)",
     "rules_pos_legal": "✅ <b>{move}</b> can be played with {dice} — as part of a play.",
     "rules_pos_legal_whole": "✅ <b>{move}</b> with {dice} is a whole legal play.",
     "rules_pos_plays": "Whole plays: {plays}",
@@ -334,7 +335,7 @@ TEXTS: dict[str, str] = {
     "rules_pos_from_none": "❌ Nothing can move from {point} with {dice} now:",
     "rules_pos_bar": "the bar",
     "rules_pos_bear": "✅ You can bear off: {steps}.",
-    "rules_pos_bear_none": "❌ You cannot bear off now: {reason}",
+    "rules_pos_bear_none": "❌ Not now: {reason}",
     "rules_pos_all": "Your plays with {dice}:",
     "rules_pos_no_moves": "🔥 {dice} cannot be played at all: the dice burn and the turn passes "
     "(C-22).",

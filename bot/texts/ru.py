@@ -326,6 +326,7 @@ TEXTS: dict[str, str] = {
     "«что такое марс» — или выберите тему:",
     "rules_close": "🔎 Если вы о другом — может быть, «{topic}»? Кнопка ниже.",
     "rules_pos_illegal": "❌ <b>{move}</b> нельзя: {reason}",
+    "rules_pos_no_checker": "❌ <b>{move}</b> нельзя: на {point} нет ваших шашек (C-1)",
     "rules_pos_legal": "✅ <b>{move}</b> с зарами {dice} сыграть можно — это часть хода.",
     "rules_pos_legal_whole": "✅ <b>{move}</b> с зарами {dice} — это целый правильный ход.",
     "rules_pos_plays": "Целые ходы: {plays}",
@@ -334,7 +335,7 @@ TEXTS: dict[str, str] = {
     "rules_pos_from_none": "❌ С {point} с зарами {dice} сейчас не сходить:",
     "rules_pos_bar": "бара",
     "rules_pos_bear": "✅ Выбросить можно: {steps}.",
-    "rules_pos_bear_none": "❌ Выбрасывать сейчас нельзя: {reason}",
+    "rules_pos_bear_none": "❌ Пока нельзя: {reason}",
     "rules_pos_all": "Ваши ходы с зарами {dice}:",
     "rules_pos_no_moves": "🔥 С зарами {dice} ходов нет: зары сгорают, ход переходит к сопернику "
     "(C-22).",

@@ -8,7 +8,8 @@ makes the matcher worse on questions it was never tuned on. Blind set v1 was rep
 are guarded the same way, at the figures they had when the matcher was frozen. Blind set v3
 was reported once in round 3 (commit 5b2aff8) and then became training data of the learned
 model (tests/teacher/test_learned.py reproduces its blind figures by training without it);
-blind set v4 the same in round 4 (commit 21d083c), blind set v5 in round 5 (commit 2312e0d).
+blind set v4 the same in round 4 (commit 21d083c), blind set v5 in round 5 (commit 2312e0d),
+blind set v6 in round 6 (commit 9f3aa63).
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ DATA = Path(__file__).resolve().parent / "data"
 
 # set -> ({lang: (questions, top-1, top-3, wrong don't-know)}, (off-topic, off-topic don't-know))
 MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]] = {
+    # v6: reported once (round 6, commit 9f3aa63: ru 304/348/25, en 142/158/6, off-topic 91),
+    # then made training data of the learned model; these are its figures as training data.
+    "blind_set_v6.tsv": ({"ru": (381, 356, 363, 17), "en": (170, 163, 167, 3)}, (120, 117)),
     # v5: reported once (round 5, commit 2312e0d: ru 225/245/7, en 107/114/6, off-topic 73),
     # then made training data of the learned model; these are its figures as training data.
     "blind_set_v5.tsv": ({"ru": (260, 253, 258, 2), "en": (122, 117, 118, 4)}, (90, 88)),
@@ -36,11 +40,18 @@ MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]
     # v1: reported once (ru 204/239/18, en 121/142/6, off-topic 59), then tuned on in round 2.
     "blind_set_v1.tsv": ({"ru": (275, 242, 262, 5), "en": (155, 140, 152, 2)}, (73, 70)),
     "dev_set.tsv": ({"ru": (118, 114, 116, 1), "en": (66, 62, 64, 2)}, (35, 35)),
-    "dev_set_2.tsv": ({"ru": (91, 86, 89, 1), "en": (60, 58, 59, 0)}, (24, 23)),
+    # dev 2's en wrong "don't know" 0 → 1 in round 6: v6 taught "misclicked can i undo" as
+    # off-topic (the bot's undo button), and dev 2's "can I undo" (physical_rules) went with it.
+    "dev_set_2.tsv": ({"ru": (91, 86, 89, 1), "en": (60, 58, 59, 1)}, (24, 23)),
     "dev_set_3.tsv": ({"ru": (30, 25, 29, 0), "en": (15, 11, 14, 0)}, (5, 5)),
-    "dev_set_4.tsv": ({"ru": (39, 36, 37, 1), "en": (17, 17, 17, 0)}, (12, 12)),
+    # dev 4's en top-1 17 → 16 in round 6: "how do doubles work" now answers the cube first
+    # (the dice close second), see test_knowledge.py.
+    "dev_set_4.tsv": ({"ru": (39, 36, 37, 1), "en": (17, 16, 17, 0)}, (12, 12)),
     # dev 5 (round 3, after v3): ru 60/62/1, en 21/23/0, off-topic 14 when written; tuned on.
     "dev_set_5.tsv": ({"ru": (64, 62, 63, 1), "en": (23, 23, 23, 0)}, (16, 16)),
+    # dev 6 (round 6, after v5, before tuning): ru 38/40/2, en 25/26/2, off-topic 18 when
+    # written; tuned on.
+    "dev_set_6.tsv": ({"ru": (42, 41, 42, 0), "en": (28, 28, 28, 0)}, (28, 26)),
 }
 
 
@@ -64,7 +75,12 @@ BLIND = {
     "blind_set_v3.tsv": ("# BLIND SET v3 — reported once", 54),
     "blind_set_v4.tsv": ("# BLIND SET v4 — reported once", 5),
     "blind_set_v5.tsv": ("# BLIND SET v5 — reported once", 39),
+    "blind_set_v6.tsv": ("# BLIND SET v6 — reported once", 89),
 }
+
+
+# development set -> the last blind set that had been read when it was written
+WRITTEN_AFTER = {"dev_set_6.tsv": "blind_set_v5.tsv"}
 
 
 @pytest.mark.parametrize("name", sorted(BLIND))
@@ -81,6 +97,8 @@ def test_blind_set_meets_its_size_and_is_kept_apart(name: str) -> None:
     # mars", «привет») happen to be in both. No question may move from one side to the other.
     earlier = {q[0].lower() for q in QUESTIONS} | {q.lower() for q in UNRELATED}
     for other in MEASURED:
+        if WRITTEN_AFTER.get(other, "") >= name:
+            continue  # written after this blind set was read: not earlier
         if other != name and (other not in BLIND or other < name):
             earlier |= {r.question.lower() for r in read_set(DATA / other)}
     assert len(earlier & {r.question.lower() for r in rows}) <= shared
