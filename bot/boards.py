@@ -9,6 +9,7 @@ comes out as :class:`ChatGone` for the layer above to act on.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,10 @@ from renderer.options import BoardOptions
 from storage.recent import Recent
 
 log = logging.getLogger(__name__)
+
+#: Pictures drawn ahead (:meth:`Boards.prepare`) are kept until used, at most this many (one
+#: JPEG is ~110 KB; a game has at most one waiting, for as long as its mover thinks).
+PREPARED = 128
 
 GONE = (
     "message to edit not found",
@@ -112,6 +117,10 @@ class Boards:
         self._messages: Recent[int, list[storage.GameMessage]] = Recent(
             4096, max_age=None if sole_writer else 0
         )
+        self._prepared: Recent[tuple[Position, BoardOptions], asyncio.Future[bytes]] = Recent(
+            PREPARED
+        )
+        self.sole_writer = sole_writer
 
     # ---- which messages ---------------------------------------------------------------------
 
@@ -157,8 +166,30 @@ class Boards:
 
     # ---- boards -------------------------------------------------------------------------
 
+    def prepare(self, board: Board) -> None:
+        """Start drawing ``board``'s picture now, for a message about to be wanted (the next
+        mover's picker, while they think): the tap that shows it then only sends it. The
+        drawing process does the same work, earlier; a picture never asked for is dropped.
+        Not with several workers: the tap that wants it may go to another one, which would
+        draw it again."""
+        if not self.sole_writer:
+            return
+        key = (board.position, board.options)
+        if key in self._prepared:
+            return
+        drawing = asyncio.ensure_future(self.painter.draw(board.position, board.options))
+        # A failure is seen (and the board drawn again) by whoever asks for it, if anyone.
+        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
+        self._prepared[key] = drawing
+
     async def _picture(self, game_id: int, board: Board) -> BufferedInputFile:
-        image = await self.painter.draw(board.position, board.options)
+        image = None
+        drawing = self._prepared.pop((board.position, board.options), None)
+        if drawing is not None:
+            with contextlib.suppress(Exception):
+                image = await drawing
+        if image is None:
+            image = await self.painter.draw(board.position, board.options)
         return BufferedInputFile(image, filename=f"board-{game_id}.jpg")
 
     async def send(self, game_id: int, target: Target, board: Board) -> None:

@@ -83,6 +83,11 @@ class RulesCB(CallbackData, prefix="k"):
     game: int = 0
 
 
+#: RulesCB(view="menu") key of a button on a message that is not a rules page (a private view
+#: of a game's board): the menu comes as a message of its own, the tapped one stays as it is.
+RULES_MENU_APART = "apart"
+
+
 class SettingsCB(CallbackData, prefix="o"):
     """/settings: ``field`` to change and the new ``value``."""
 

@@ -16,6 +16,7 @@ from engine.variants import VARIANTS as ENGINE_VARIANTS
 from gameplay import ChatDefaults
 from gameplay.clocks import CHOICES as CLOCK_CHOICES
 from gameplay.clocks import MoveClock
+from gameplay.people import BOARD_SIDES
 
 # (option field, variants it applies to, V-rule id), from the engine's own descriptions of
 # its options, in their order. Crawford is listed for both games but is only named where the
@@ -47,6 +48,8 @@ CUBE_STATES: tuple[tuple[str, bool | None], ...] = (("default", None), ("on", Tr
 F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS = "variant", "length", "cube", "scoring", "hints"
 # The move clock of new games between people (a game-layer setting, not an engine option).
 F_CLOCK = "clock"
+# Whose side a group's shared board is drawn from (issue #18 item 10; a display setting).
+F_BOARD = "board"
 FIELDS = frozenset({F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS, F_CLOCK}) | TOGGLE_FIELDS
 
 
@@ -83,6 +86,8 @@ def next_value(defaults: ChatDefaults, name: str, *, group: bool = True) -> str:
         return str(_cycle(SCORINGS, opts.long_scoring))
     if name == F_HINTS:
         return "0" if defaults.hints else "1"
+    if name == F_BOARD:
+        return str(_cycle(BOARD_SIDES, defaults.board_side))
     if name in TOGGLE_FIELDS:
         return "0" if getattr(opts, name) else "1"
     raise SettingError(f"unknown setting {name!r}")
@@ -119,6 +124,10 @@ def apply_setting(defaults: ChatDefaults, name: str, value: str) -> ChatDefaults
         return replace(defaults, options=replace(opts, long_scoring=scoring))
     if name == F_HINTS:
         return replace(defaults, hints=_flag(value))
+    if name == F_BOARD:
+        if value not in BOARD_SIDES:
+            raise SettingError(f"unknown board side {value!r}")
+        return replace(defaults, board_side=value)
     if name == F_CLOCK:
         try:
             return replace(defaults, move_clock=MoveClock(value))

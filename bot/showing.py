@@ -27,9 +27,10 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.boards import Board, Boards, ChatGone, Picker, PickerFailed, Target
+from bot.callbacks import RULES_MENU_APART, RulesCB
 from bot.inline_boards import InlineBoards, InlineLost
 from bot.languages import Languages
 from bot.outbox import Outbox
@@ -45,7 +46,8 @@ log = logging.getLogger(__name__)
 #: A picker is sent at most this many times in one turn; then the turn's buttons go on the
 #: shared board (the mover tapping the board again means the picker did not reach them).
 PICKER_SENDS = 2
-#: The shared group board is drawn from this side all game (issue #18 item 10).
+#: The shared group board is drawn from this side all game unless the chat chose the other
+#: one in /settings (issue #18 item 10).
 PUBLIC_SIDE = Side.WHITE
 
 
@@ -83,6 +85,9 @@ class Shows:
         self._open: Recent[int, OpenPicker] = Recent(4096)  # game -> its open picker
         self._fallback: Recent[int, tuple[int, int]] = Recent(4096)  # game -> turn on board
         self._sends: Recent[tuple[int, tuple[int, int]], int] = Recent(4096)
+        # game -> the private views open for it (user -> view): closed when the turn moves on
+        self._views: Recent[int, dict[int, OpenPicker]] = Recent(4096)
+        self._viewing: set[tuple[int, int, tuple[int, int]]] = set()  # views being sent
 
     @property
     def outbox(self) -> Outbox:
@@ -111,7 +116,7 @@ class Shows:
         inline = target.inline_id is not None
         lang = await self.langs.of_chat(snap.row.chat_id if inline else target.chat_id)
         if self.public(snap, target):
-            view = ChatView(lang=lang, public=True, side=PUBLIC_SIDE)
+            view = ChatView(lang=lang, public=True, side=await self.public_side(target.chat_id))
         elif target.private:
             way = await self.games.players.picker_way(target.chat_id)
             view = ChatView(lang=lang, owner_user_id=target.chat_id, pick=pick, way=way)
@@ -122,6 +127,12 @@ class Shows:
             view = ChatView(lang=lang, pick=pick, way=way, inline=inline)
         bv = board_view(snap, view)
         return Board(bv.caption, bv.keyboard, bv.position, bv.options)
+
+    async def public_side(self, chat_id: int) -> Side:
+        """Whose side a group's shared board is drawn from: the chat's setting (/settings),
+        White unless an administrator chose Black — the same for every turn."""
+        chosen = (await self.games.chats.defaults(chat_id)).board_side
+        return Side.BLACK if chosen == "black" else PUBLIC_SIDE
 
     async def picker_board(self, snap: Snapshot, user_id: int, pick: int | None = None) -> Board:
         """The mover's picker: their language, side and numbering, the steps so far."""
@@ -143,6 +154,7 @@ class Shows:
         and tell the person who must act now."""
         await self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
         await self._close_stale_picker(snap)
+        await self._close_views(snap)
         targets = await self.boards.targets(snap.game_id)
         for target, message_id in targets:
             try:
@@ -159,6 +171,20 @@ class Shows:
             await self.show_new(snap.next_game, shown or None)
             return
         await self.notify(snap, actor_user_id=actor_user_id)
+        await self._prepare_picker(snap, [t for t, _ in targets])
+
+    async def _prepare_picker(self, snap: Snapshot, targets: list[Target]) -> None:
+        """The next mover of a picker game will open their picker: draw its picture while
+        they think, so their tap only sends it (the picture of a picker is the slow part)."""
+        game = snap.game
+        seat = game.seat_to_act
+        if not snap.active or game.phase is not Phase.MOVE or seat is None:
+            return
+        uid = snap.user_ids.get(seat)
+        if uid is None or seat == snap.ai_seat:
+            return
+        if any(self.public(snap, target) for target in targets):
+            self.boards.prepare(await self.picker_board(snap, uid))
 
     async def show_stored(self, game_id: int) -> None:
         """Edit every board of the game to its stored state (after a redelivered update that
@@ -196,6 +222,7 @@ class Shows:
         same): the move clock ran out, or the game ended without a move."""
         await self.boards.shown(snap.game_id, snap.version)
         await self._close_stale_picker(snap)
+        await self._close_views(snap)
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
                 board = await self.board(snap, target)
@@ -322,6 +349,15 @@ class Shows:
 
     # ---- private pickers (groups) -----------------------------------------------------------
 
+    def picker_note(self, snap: Snapshot) -> str | None:
+        """What to answer the mover's tap that opens their picker, known before it is sent
+        (the tap is answered first, and the picker drawn and sent after): the catalog key,
+        or None for nothing to say."""
+        sends = self._sends.get((snap.game_id, turn_of(snap)), 0)
+        if sends >= PICKER_SENDS:
+            return "picker_fallback"
+        return "picker_again" if sends else None
+
     async def open_picker(
         self, snap: Snapshot, target: Target, user_id: int, query_id: str | None
     ) -> str | None:
@@ -420,6 +456,75 @@ class Shows:
             await self.boards.edit_picker(snap.game_id, open_.picker, board)
         except PickerFailed:
             self._open.pop(snap.game_id, None)
+
+    # ---- private views of those not moving (groups) ------------------------------------------
+
+    async def show_view(
+        self, snap: Snapshot, target: Target, user_id: int, query_id: str | None
+    ) -> None:
+        """Someone not moving tapped the shared board: show them, privately, the board as the
+        turn started (never the mover's half-made play) — the waiting player from their own
+        side, a spectator from the mover's — with the rules one tap away. One view a person
+        a turn (another tap only gets its short answer); it closes when the turn moves on.
+        Nothing here changes the game; a view Telegram will not show is simply not shown."""
+        seat = snap.seat_of_user(user_id)
+        mover = snap.game.seat_to_act
+        if mover is None:
+            return
+        views = self._views.get(snap.game_id) or {}
+        turn = turn_of(snap)
+        shown = views.get(user_id)
+        if shown is not None and shown.turn == turn:
+            return
+        sending = (snap.game_id, user_id, turn)
+        if sending in self._viewing:  # tapped again before the first one was sent
+            return
+        self._viewing.add(sending)
+        try:
+            await self._send_view(snap, target, user_id, query_id, seat, mover, shown)
+        finally:
+            self._viewing.discard(sending)
+
+    async def _send_view(
+        self,
+        snap: Snapshot,
+        target: Target,
+        user_id: int,
+        query_id: str | None,
+        seat: int | None,
+        mover: int,
+        shown: OpenPicker | None,
+    ) -> None:
+        turn = turn_of(snap)
+        lang = await self.langs.of_chat(user_id)
+        side = snap.game.side_of(seat if seat is not None else mover)
+        bv = board_view(snap, ChatView(lang=lang, public=True, side=side))
+        name = h(short_name(snap.names.get(mover, "?")))
+        key = "view_waiting" if seat is not None else "view_spectator"
+        caption = f"{bv.caption}\n\n{t(lang, key, name=name)}"
+        rules = InlineKeyboardButton(
+            text=t(lang, "btn_view_rules"),
+            callback_data=RulesCB(view="menu", key=RULES_MENU_APART, game=snap.game_id).pack(),
+        )
+        board = Board(
+            caption, InlineKeyboardMarkup(inline_keyboard=[[rules]]), bv.position, bv.options
+        )
+        try:
+            view = await self.boards.send_picker(
+                snap.game_id, target, user_id, board, query_id=query_id, replace=False
+            )
+        except PickerFailed:
+            return
+        if shown is not None:
+            await self.boards.close_picker(shown.picker)
+        views = self._views.get(snap.game_id) or {}
+        self._views[snap.game_id] = {**views, user_id: OpenPicker(view, turn)}
+
+    async def _close_views(self, snap: Snapshot) -> None:
+        """The game changed: the private views of its previous state would be outdated."""
+        views = self._views.pop(snap.game_id, None) or {}
+        for shown in views.values():
+            await self.boards.close_picker(shown.picker)
 
     # ---- a chat that is gone -----------------------------------------------------------------
 

@@ -89,6 +89,11 @@ class Players:
         self._ways[user_id] = way
 
 
+#: The chat options key of the group board's side, and its values.
+BOARD_SIDE_KEY = "board_side"
+BOARD_SIDES = ("white", "black")
+
+
 @dataclass(frozen=True, slots=True)
 class ChatDefaults:
     """What a new game in a chat starts with (RULES.md §0.5 unless the chat changed it)."""
@@ -99,6 +104,8 @@ class ChatDefaults:
     hints: bool = False  # hints in games between people (games with the computer: always)
     # time per move of games between people started here (None: the default for the chat)
     move_clock: MoveClock | None = None
+    # whose side the group's shared board is drawn from, all game ("white" or "black")
+    board_side: str = "white"
 
     def clock_for(self, *, group: bool) -> MoveClock:
         """The move clock a new game between people here starts with."""
@@ -112,6 +119,8 @@ class ChatDefaults:
             data["hints"] = True
         if self.move_clock is not None:
             data[clocks.OPTION_KEY] = str(self.move_clock)
+        if self.board_side != "white":
+            data[BOARD_SIDE_KEY] = self.board_side
         return data
 
 
@@ -153,6 +162,7 @@ class Chats:
             return ChatDefaults()
         raw, move_clock = clocks.split_options(chat.options)
         hints = bool(raw.pop("hints", False))
+        side = raw.pop(BOARD_SIDE_KEY, "white")
         try:
             options = Options.from_dict(raw)
         except ValueError:
@@ -164,6 +174,7 @@ class Chats:
             options,
             hints,
             move_clock,
+            side if side in BOARD_SIDES else "white",
         )
 
     async def save_defaults(

@@ -137,16 +137,19 @@ async def open_picker(
     if not snap.active or mover is None or game.phase is not Phase.MOVE:
         await query.answer(t(lang, "outdated"))
         return
-    if seat is None:
-        name = short_name(snap.names.get(mover, "?"))
-        await query.answer(t(lang, "picker_spectator", name=name))
-        return
-    if seat != mover:
-        await query.answer(t(lang, "not_your_turn"))
-        return
     target = Target(place.chat_id, place.thread_id)
-    said = await shows.open_picker(snap, target, actor.user_id, query.id)
-    await query.answer(t(lang, said) if said else None)
+    if seat is None or seat != mover:  # a short answer, then a private view of their own
+        name = short_name(snap.names.get(mover, "?"))
+        await query.answer(
+            t(lang, "picker_spectator", name=name) if seat is None else t(lang, "not_your_turn")
+        )
+        await shows.show_view(snap, target, actor.user_id, query.id)
+        return
+    # Answered first: drawing and sending the picker is the slow part of this tap. (If
+    # Telegram then refuses the picker, the board's own buttons appear instead.)
+    note = shows.picker_note(snap)
+    await query.answer(t(lang, note) if note else None)
+    await shows.open_picker(snap, target, actor.user_id, query.id)
 
 
 async def choose_way(

@@ -44,7 +44,7 @@ from aiogram.types import (
 )
 
 from bot.boards import GONE, Boards, Target
-from bot.callbacks import RulesCB
+from bot.callbacks import RULES_MENU_APART, RulesCB
 from bot.house_rules import describe
 from bot.outbox import Outbox
 from bot.presenter import (
@@ -741,6 +741,9 @@ async def rules_button(
         context = await rules_context(lang, games, place, query.from_user.id)
         page = await menu_page(lang, context, private=message.chat.type == "private")
         same_picture = key == MENU_IN_PLACE
+        if key == RULES_MENU_APART:  # from a game's private view, which stays as it is
+            await send_page(message, page, outbox)
+            return
     if page is None:
         await query.answer(t(lang, "rules_topic_gone"), show_alert=True)
         return

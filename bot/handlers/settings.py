@@ -17,6 +17,7 @@ from bot.boards import GONE
 from bot.callbacks import SettingsCB
 from bot.handlers.util import is_admin
 from bot.house_rules import (
+    F_BOARD,
     F_CLOCK,
     F_CUBE,
     F_HINTS,
@@ -51,6 +52,8 @@ def settings_text(lang: str, defaults: ChatDefaults, *, private: bool) -> str:
             ""
             if private
             else t(lang, "set_hints_line", state=t(lang, "set_on" if defaults.hints else "set_off"))
+            + "\n"
+            + t(lang, "set_board_line", side=t(lang, f"set_board_{defaults.board_side}"))
             + "\n"
         )
         + t(lang, "set_clock_line", clock=clock)
@@ -108,6 +111,8 @@ def settings_keyboard(lang: str, defaults: ChatDefaults, *, private: bool) -> In
     if not private:
         mark = ON if defaults.hints else OFF
         rows.append([button(t(lang, "set_btn_hints", mark=mark), F_HINTS)])
+        side = t(lang, f"set_board_{defaults.board_side}")
+        rows.append([button(t(lang, "set_btn_board", side=side), F_BOARD)])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

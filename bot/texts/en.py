@@ -399,6 +399,10 @@ TEXTS: dict[str, str] = {
     "set_scoring_checkers_left": "checkers left (V-9)",
     "set_btn_toggle": "{mark} {label} ({vid})",
     "set_btn_hints": "{mark} Hints in games between people",
+    "set_board_line": "The group's board: {side}",
+    "set_btn_board": "🧭 Group board: {side}",
+    "set_board_white": "White at the bottom",
+    "set_board_black": "Black at the bottom",
     "set_lbl_block_in_passing": "Six-block in passing",
     "set_lbl_block_needs_home": "Block once opp. is home",
     "set_lbl_first_move_lot_dice": "First move: lot dice",
@@ -414,10 +418,19 @@ TEXTS: dict[str, str] = {
     "btn_way_steps": "🔢 Step by step",
     "cap_picker_public": "The move is chosen in private; the board changes once it is made.",
     "cap_picker": "🔒 Only you see this. Pick a checker, or a whole play.",
-    "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or «Step by step».",
+    "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or “Step by step”.",
     "picker_fallback": "Your private view did not open: the move buttons are on the board now.",
     "picker_again": "Opening your move view again.",
     "picker_spectator": "{name} is moving. The board changes after the move.",
+    "view_waiting": (
+        "🔒 Only you see this: "
+        "the board from your side, as the turn began. It closes once {name} has moved."
+    ),
+    "btn_view_rules": "📖 Rules",
+    "view_spectator": (
+        "🔒 Only you see this: "
+        "the board as {name} sees it, as the turn began. It closes after the move."
+    ),
     # ---- move clocks, abandoned games (issue #13) -----------------------------------------
     "clock_off": "no limit",
     "clock_5m": "5 min",

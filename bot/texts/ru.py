@@ -398,6 +398,10 @@ TEXTS: dict[str, str] = {
     "set_scoring_checkers_left": "по шашкам (V-9)",
     "set_btn_toggle": "{mark} {label} ({vid})",
     "set_btn_hints": "{mark} Подсказки в играх людей",
+    "set_board_line": "Доска группы: {side}",
+    "set_btn_board": "🧭 Доска группы: {side}",
+    "set_board_white": "белые снизу",
+    "set_board_black": "чёрные снизу",
     "set_lbl_block_in_passing": "Блок из 6 «на проходе»",
     "set_lbl_block_needs_home": "Блок, когда соперник дома",
     "set_lbl_first_move_lot_dice": "1-й ход числами жребия",
@@ -417,6 +421,15 @@ TEXTS: dict[str, str] = {
     "picker_fallback": "Личное окно не открылось — кнопки хода теперь на общей доске.",
     "picker_again": "Открываю ваше окно хода ещё раз.",
     "picker_spectator": "Сейчас ходит {name}. Доска обновится после хода.",
+    "view_waiting": (
+        "🔒 Это видите только вы: "
+        "доска с вашей стороны, как в начале хода. Закроется, когда {name} сходит."
+    ),
+    "btn_view_rules": "📖 Правила",
+    "view_spectator": (
+        "🔒 Это видите только вы: "
+        "доска глазами игрока {name}, как в начале хода. Закроется после хода."
+    ),
     # ---- часы на ход, брошенные партии (issue #13) -----------------------------------------
     "clock_off": "без ограничения",
     "clock_5m": "5 мин",

@@ -212,7 +212,17 @@ async def test_the_game_finishes_when_pickers_are_refused_or_dropped(
             await start_game(w, "long")
             tally = await play_out(w, run, random.Random(21), strict=False)
             assert "🏆" in (current_board(tg, w.group).caption or "")
-            assert tally.fallbacks > 0  # Alice's turns went to the board's own buttons
+            if trouble == "refuse":  # the tap is answered first: the board's buttons appear
+                refused = [
+                    c
+                    for c in tg.calls("sendPhoto", chat_id=GROUP)
+                    if not c.ok
+                    and c.params.get("ephemeral_message_parameters", {}).get("receiver_user_id")
+                    == w.alice.id
+                ]
+                assert refused  # Alice's turns went to the board's own buttons
+            else:
+                assert tally.fallbacks > 0  # Alice's turns went to the board's own buttons
             assert tg.ephemeral_messages(GROUP, w.bob, live_only=False)  # Bob's pickers worked
             if trouble == "drop":  # a dropped picker is sent once more before falling back
                 sends = [
@@ -371,8 +381,12 @@ async def test_both_players_and_a_spectator_tapping_at_once(tmp_path: Path) -> N
             moved = GameCB.unpack(step).a is Act.MOVE
             assert after.row.version == snap.version + (1 if moved else 0)
             assert public_calls(tg, mark) == []  # nobody's tap showed the group anything
-            assert not tg.ephemeral_messages(GROUP, other)
-            assert not tg.ephemeral_messages(GROUP, w.carol)
+            for watcher in (other, w.carol):  # a private view at most, never a picker
+                views = tg.ephemeral_messages(GROUP, watcher)
+                assert len(views) <= 1
+                for view in views:
+                    assert game_buttons(view) == []  # no game buttons: the rules only
+                    assert not any(h in (view.caption or "") for h in HALF_MADE)
 
 
 async def test_whole_play_buttons_are_the_engines_legal_plays(tmp_path: Path) -> None:

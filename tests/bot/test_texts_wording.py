@@ -96,3 +96,10 @@ def test_localized_notation_over_real_plays_names_bar_and_off_like_the_buttons()
             russian = localized_notation("ru", canonical)
             assert word in russian and not re.search(r"\b(?:bar|off)\b", russian), russian
             assert parse_segments(russian) == parse_segments(canonical)
+
+
+def test_english_texts_quote_the_english_way() -> None:
+    """«Guillemets» belong to the Russian texts; English ones quote with “…” (#12, read in
+    the picker's transcript: «Step by step»)."""
+    quoted = [key for key, text in CATALOGS["en"].items() if "«" in text or "»" in text]
+    assert quoted == []
