@@ -258,6 +258,14 @@ class Player:
         bound = TAKE_FROM - (EASY_SHIFT if self.level == "easy" else 0.0)
         return eq >= bound
 
+    def pre_roll_results(self, position: Position) -> list[tuple[int, float]] | None:
+        """How the game may end for the side to move in ``position``, before its roll: the
+        nets' outcome distribution (the one this player's match cube decisions use), as
+        (points at cube 1, probability); None for a player without nets."""
+        if self.net is None:
+            return None
+        return self._pre_roll_results(position.mover, position.opponent)
+
     def _pre_roll_results(self, me: Board, opp: Board) -> list[tuple[int, float]]:
         """The nets' outcome distribution for the side about to roll (the opponent's
         after-state value seen from this side), as (points at cube 1, probability)."""

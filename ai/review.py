@@ -11,11 +11,25 @@ is never an artefact of two searches:
   that bears off the 15th checker is worth its exact result;
 * **error** of a play = max(0, equity(best) − equity(played)), in points per game at cube 1;
   forced plays and passes are not decisions and count for nothing;
-* **cube actions** (only those taken: a double, a take, a drop) use the cubeless equity E of
-  the doubler about to roll (the same 1-ply estimate before the roll) in the dead-cube money
-  model: doubling is worth min(2E, 1) against E for not doubling, a take is worth −2E against
-  −1 for a drop. So a double is an error only when E < 0 (too early) or E > 1 (too good: play
-  on for the mars); missed doubles are not judged.
+* **cube decisions** — a double, a take, a drop, and a roll *without* a double by a player
+  who had the cube (centred or their own, not the Crawford game): each is valued from the
+  doubler's cubeless equity E before the roll (the same 1-ply estimate) as three numbers for
+  the doubler — no double, double/take, double/drop (:class:`CubeValues`):
+
+  - in a single game (money play) by Janowski's model (:func:`money_cube`): a cube's value
+    is the share :data:`CUBE_EFFICIENCY` of a fully live cube's (piecewise linear in E, cash
+    point at E = 0.6) and the rest of the dead cube's (E itself). At ⅔ the model doubles
+    from E = 0.375 (redoubles from 0.43) and takes down to −0.57, where ``ai.player``'s
+    levels double at 0.40 (0.48) and take down to −0.56;
+  - in a match (``match``: the score) by match winning chances in the dead-cube model of
+    :mod:`ai.match`, converted to money-like equity (GNU Backgammon's EMG: winning the cube's
+    value is +1, losing it −1); a roll without a double is a mistake only where
+    :func:`ai.match.should_double` would double (the dead-cube comparison alone doubles far
+    too early), a double or an answer by the plain comparison.
+
+  A roll without a double is a decision only when doubling was right (a *missed double*, or
+  *redouble* with one's own cube); every other roll's cube choice counts for nothing, like a
+  forced play.
 
 A player's **error rate** is the mean error per decision × 1000 (like GNU Backgammon's
 "mEMG per decision", on our evaluator's scale), and its label follows :data:`LABELS`. The three
@@ -33,7 +47,9 @@ from enum import StrEnum
 from functools import lru_cache
 
 from ai import get_player, hint
-from engine.game import Event, EventKind
+from ai.match import MatchEquityTable, MatchScore, cube_mwc, should_double
+from ai.variant_ai import variant_ai
+from engine.game import MAX_CUBE, Event, EventKind
 from engine.options import Options
 from engine.position import Position, Side
 from engine.record import TurnRecord, game_turns
@@ -49,11 +65,19 @@ ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
 #: Labels by error rate (mean equity lost per decision × 1000), upper bounds inclusive.
 #: Chosen from 100 reviewed games per variant of the computer levels against each other
 #: (docs/records.md; median and quartiles): ``hard`` 0 (max 5.6 short / 7.6 long), ``medium``
-#: 11 (6–16) short / 4 (2–10) long, ``easy`` 112 (89–125) short / 56 (33–113) long.
+#: 11 (6–16) short / 4 (2–10) long, ``easy`` 112 (89–125) short / 56 (33–113) long; still
+#: between the levels on the nets of ``2a081d4``: hard 1.9 / 0.0, medium 11.0 / 6.4, easy
+#: 100.3 / 75.4 (short / long medians).
 STRONG_MAX = 5.0
 AVERAGE_MAX = 25.0
 MISTAKES_SHOWN = 3
 BIG_BLOT_SHOTS = 4  # a play leaving this many more shots than the best one: that is "why"
+#: Janowski's cube efficiency x of the money-game cube model (:func:`money_cube`): 0 is a
+#: dead cube, 1 a fully live one. ⅔ puts the model's doubling and take points next to the
+#: thresholds the computer levels play by (``ai.player``).
+CUBE_EFFICIENCY = 2 / 3
+#: A fully live cube's cash point in equity (80 % wins without gammons).
+CASH_POINT = 0.6
 
 
 class Label(StrEnum):
@@ -76,6 +100,7 @@ class DecisionKind(StrEnum):
     DOUBLE = "double"
     TAKE = "take"
     DROP = "drop"
+    NO_DOUBLE = "no_double"  # rolled without doubling while holding the cube
 
 
 class Why(StrEnum):
@@ -93,12 +118,82 @@ class Why(StrEnum):
     DOUBLE_TOO_GOOD = "double_too_good"  # equity > 1: playing on wins more
     WRONG_TAKE = "wrong_take"  # equity: the taker's, doubled (< −1 means drop)
     WRONG_DROP = "wrong_drop"
+    MISSED_DOUBLE = "missed_double"  # equity; drop: 1 if the opponent had a drop, else 0
+    MISSED_REDOUBLE = "missed_redouble"  # the same with the player's own cube
     EQUITY = "equity"  # no feature explains it: only the equity lost
 
 
 @dataclass(frozen=True, slots=True)
+class CubeValues:
+    """A cube decision valued for the doubler (points per game at cube 1, or in a match the
+    money-like equivalent): ``equity`` is the doubler's cubeless equity before the roll, the
+    rest what each line is worth; ``redouble`` says the doubler owns the cube."""
+
+    equity: float
+    no_double: float
+    double_take: float
+    double_drop: float = 1.0
+    redouble: bool = False
+
+    @property
+    def double(self) -> float:
+        """What doubling is worth: the opponent answers with the better reply for them."""
+        return min(self.double_take, self.double_drop)
+
+    @property
+    def take_right(self) -> bool:
+        """Whether the opponent's right answer to a double is a take."""
+        return self.double_take <= self.double_drop
+
+
+def _clamp(value: float) -> float:
+    return max(-1.0, min(1.0, value))
+
+
+def money_cube(equity: float, *, redouble: bool = False) -> CubeValues:
+    """Janowski's money-game cube model for a doubler with cubeless ``equity`` E (before the
+    roll, cube centred or, with ``redouble``, the doubler's own).
+
+    A fully live cube (a player doubles at the last moment, the cash point E = c =
+    :data:`CASH_POINT`) makes the cubeful equity linear in E between the points where a
+    double is cashed or dropped: centred −c → −1 to c → +1, my cube −1 → −1 to c → +1, the
+    opponent's cube −c → −1 to 1 → +1. The model takes :data:`CUBE_EFFICIENCY` of that and
+    the rest from the dead cube (E): no double is worth x·live(E) + (1 − x)·E, double/take
+    twice the opponent's-cube value, double/drop 1."""
+    x, c = CUBE_EFFICIENCY, CASH_POINT
+    mine = _clamp((equity + 1) / (1 + c) * 2 - 1) if redouble else _clamp(equity / c)
+    theirs = _clamp((equity + c) / (1 + c) * 2 - 1)
+    no_double = x * mine + (1 - x) * equity
+    take = 2 * (x * theirs + (1 - x) * equity)
+    return CubeValues(equity, no_double, take, 1.0, redouble)
+
+
+def match_cube(
+    table: MatchEquityTable,
+    score: MatchScore,
+    results: Sequence[tuple[int, float]],
+    cube: int,
+    *,
+    redouble: bool = False,
+) -> CubeValues:
+    """The same three values in a match (``score`` from the doubler's side, ``results`` the
+    doubler's outcome distribution): match winning chances by :func:`ai.match.cube_mwc`,
+    converted to money-like equity (GNU Backgammon's EMG) so that scoring the present cube
+    is +1 and losing it −1."""
+    no_double, take, drop = cube_mwc(table, score, list(results), cube)
+    win, lose = table.after(score, cube), table.after(score, -cube)
+    span = win - lose
+
+    def emg(mwc: float) -> float:
+        return 2 * (mwc - lose) / span - 1 if span > 1e-12 else 0.0
+
+    return CubeValues(emg(no_double), emg(no_double), emg(take), emg(drop), redouble)
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
-    """One judged decision: ``index`` is its place in :func:`engine.record.game_turns`."""
+    """One judged decision: ``index`` is its place in :func:`engine.record.game_turns`;
+    ``cube`` is set for cube decisions."""
 
     index: int
     side: Side
@@ -110,6 +205,7 @@ class Decision:
     played_equity: float
     best_equity: float
     first_turn: bool = False
+    cube: CubeValues | None = None
 
     @property
     def error(self) -> float:
@@ -200,29 +296,60 @@ def review_game(
     variant: str,
     options: Options | None = None,
     *,
+    match: MatchScore | None = None,
+    crawford_game: bool = False,
     max_seconds: float | None = None,
 ) -> GameReview:
     """Judge every decision of one game's ``history`` (see the module docstring).
 
-    ``max_seconds`` bounds the CPU time (``time.process_time``): decisions after it are not
-    judged and the review says ``complete=False``. Without it the cost is bounded by the
-    game's length: each decision is one ``hint`` plus at most two 21-roll look-aheads.
+    ``match`` is the match score before the game from white's side (``mine`` is white's);
+    None or a 1-point match is money play. In the Crawford game (``crawford_game``) there is
+    no cube to judge. ``max_seconds`` bounds the CPU time (``time.process_time``): decisions
+    after it are not judged and the review says ``complete=False``. Without it the cost is
+    bounded by the game's length: each decision is one ``hint`` plus at most two 21-roll
+    look-aheads (the cube reuses them).
     """
     opts = options or Options()
     variant = get_variant(variant).name
     turns, _ = game_turns(history, variant, opts)
     valuer = _Valuer(variant, opts)
+    cube = _CubeJudge(valuer, match if match is not None and match.length > 1 else None)
+    cube_on = opts.cube_enabled(variant) and not crawford_game
+    opened_by_lot = _opened_by_lot(history)
     started = time.process_time()
     decisions: list[Decision] = []
     moved: set[Side] = set()
+    owner: Side | None = None  # who owns the cube (None: centred)
+    doubled: Side | None = None  # who doubled before the coming roll
     complete = True
     for index, turn in enumerate(turns):
         if max_seconds is not None and time.process_time() - started > max_seconds:
             complete = False
             break
-        decision = _judge(index, turn, turns, moved, valuer)
-        if turn.kind in (EventKind.MOVE, EventKind.PASS):
+        rolled = turn.kind in (EventKind.MOVE, EventKind.PASS)
+        if (
+            rolled
+            and cube_on
+            and doubled is not turn.side
+            and owner in (None, turn.side)
+            and turn.cube < MAX_CUBE
+            and not (index == 0 and opened_by_lot)
+        ):
+            missed = cube.missed_double(index, turn, owner is turn.side)
+            if missed is not None:
+                decisions.append(missed)
+        if turn.kind in (EventKind.DOUBLE, EventKind.TAKE, EventKind.DROP):
+            doubler = turn.side if turn.kind is EventKind.DOUBLE else turn.side.other
+            decision = cube.answer(index, turn, doubler, owner, doubler not in moved)
+        else:
+            decision = _judge(index, turn, moved, valuer)
+        if rolled:
             moved.add(turn.side)
+            doubled = None
+        elif turn.kind is EventKind.DOUBLE:
+            doubled = turn.side
+        elif turn.kind is EventKind.TAKE:
+            owner = turn.side
         if decision is not None:
             decisions.append(decision)
     players = {side: _player_review(side, decisions, variant, opts) for side in Side}
@@ -230,54 +357,123 @@ def review_game(
     return GameReview(variant, players, tuple(decisions), complete, spent)
 
 
-def _judge(
-    index: int,
-    turn: TurnRecord,
-    turns: Sequence[TurnRecord],
-    moved: set[Side],
-    valuer: _Valuer,
-) -> Decision | None:
-    if turn.kind is EventKind.MOVE:
-        assert turn.dice is not None and turn.play is not None
-        plays = get_variant(valuer.variant).legal_plays(
-            turn.before, turn.dice, first_turn=turn.first_turn, options=valuer.options
-        )
-        if len(plays) < 2:
+def _opened_by_lot(history: Sequence[Event]) -> bool:
+    """Whether the game's first move was played with the opening lot's numbers (short nardy,
+    S-4): nobody rolled, so nobody could double before it."""
+    for event in history:
+        if event.kind is EventKind.ROLL or event.kind is EventKind.DOUBLE:
+            return False
+        if event.kind in (EventKind.MOVE, EventKind.PASS):
+            return True
+    return False
+
+
+def _judge(index: int, turn: TurnRecord, moved: set[Side], valuer: _Valuer) -> Decision | None:
+    if turn.kind is not EventKind.MOVE:
+        return None
+    assert turn.dice is not None and turn.play is not None
+    plays = get_variant(valuer.variant).legal_plays(
+        turn.before, turn.dice, first_turn=turn.first_turn, options=valuer.options
+    )
+    if len(plays) < 2:
+        return None
+    ranked = hint(turn.before, turn.dice, first_turn=turn.first_turn, options=valuer.options, n=1)
+    best = ranked[0][0]
+    opponent_first = turn.side.other not in moved
+    played = next((p for p in plays if p == turn.play), turn.play)
+    played_eq = valuer.play(played, opponent_first)
+    best_eq = played_eq if best == played else valuer.play(best, opponent_first)
+    if best_eq < played_eq:
+        best, best_eq = played, played_eq
+    return Decision(
+        index,
+        turn.side,
+        DecisionKind.PLAY,
+        turn.before,
+        turn.dice,
+        played,
+        best,
+        played_eq,
+        best_eq,
+        turn.first_turn,
+    )
+
+
+class _CubeJudge:
+    """Cube decisions: the doubler's :class:`CubeValues` by the money model, or in a match
+    (``match`` from white's side) by match winning chances."""
+
+    def __init__(self, valuer: _Valuer, match: MatchScore | None) -> None:
+        self.valuer = valuer
+        self.match = match
+        self.table = variant_ai(valuer.variant).match_table() if match is not None else None
+
+    def values(
+        self, doubler: Side, before: Position, first_turn: bool, cube: int, own: bool
+    ) -> tuple[CubeValues, bool]:
+        """The cube's three lines for ``doubler`` about to roll in ``before``, and whether
+        doubling is what the model would do."""
+        position = before.with_turn(doubler)
+        equity = self.valuer.pre_roll(position, first_turn)
+        if self.match is None or self.table is None:
+            values = money_cube(equity, redouble=own)
+            return values, values.double > values.no_double
+        score = self.match
+        if doubler is Side.BLACK:
+            score = MatchScore(
+                score.length, score.theirs, score.mine, score.crawford_done, score.crawford_rule
+            )
+        results = self.valuer.medium.pre_roll_results(position)
+        if results is None:  # no nets: the equity as a game without doubled results
+            win = min(1.0, max(0.0, (equity + 1) / 2))
+            results = [(1, win), (-1, 1 - win)]
+        values = match_cube(self.table, score, results, cube, redouble=own)
+        return values, should_double(self.table, score, results, cube, centred=not own)
+
+    def missed_double(self, index: int, turn: TurnRecord, own: bool) -> Decision | None:
+        """The roll of ``turn`` made without a double: a decision only when doubling was
+        right (a missed double or redouble)."""
+        values, doubling = self.values(turn.side, turn.before, turn.first_turn, turn.cube, own)
+        if not doubling or values.double <= values.no_double:
             return None
-        best = hint(
-            turn.before, turn.dice, first_turn=turn.first_turn, options=valuer.options, n=1
-        )[0][0]
-        opponent_first = turn.side.other not in moved
-        played = next((p for p in plays if p == turn.play), turn.play)
-        played_eq = valuer.play(played, opponent_first)
-        best_eq = played_eq if best == played else valuer.play(best, opponent_first)
-        if best_eq < played_eq:
-            best, best_eq = played, played_eq
         return Decision(
             index,
             turn.side,
-            DecisionKind.PLAY,
+            DecisionKind.NO_DOUBLE,
             turn.before,
-            turn.dice,
-            played,
-            best,
-            played_eq,
-            best_eq,
+            None,
+            None,
+            None,
+            values.no_double,
+            values.double,
             turn.first_turn,
+            values,
         )
-    if turn.kind in (EventKind.DOUBLE, EventKind.TAKE, EventKind.DROP):
-        doubler = turn.side if turn.kind is EventKind.DOUBLE else turn.side.other
-        e = valuer.pre_roll(turn.before.with_turn(doubler), doubler not in moved)
+
+    def answer(
+        self, index: int, turn: TurnRecord, doubler: Side, owner: Side | None, first: bool
+    ) -> Decision:
+        """A double, or a take or a drop of one by ``doubler`` (about to roll its first roll
+        when ``first``)."""
+        values, _ = self.values(doubler, turn.before, first, turn.cube, owner is doubler)
         if turn.kind is EventKind.DOUBLE:
-            kind, chosen, other = DecisionKind.DOUBLE, min(2 * e, 1.0), e
+            kind, chosen, other = DecisionKind.DOUBLE, values.double, values.no_double
         elif turn.kind is EventKind.TAKE:
-            kind, chosen, other = DecisionKind.TAKE, -2 * e, -1.0
+            kind, chosen, other = DecisionKind.TAKE, -values.double_take, -values.double_drop
         else:
-            kind, chosen, other = DecisionKind.DROP, -1.0, -2 * e
+            kind, chosen, other = DecisionKind.DROP, -values.double_drop, -values.double_take
         return Decision(
-            index, turn.side, kind, turn.before, None, None, None, chosen, max(chosen, other)
+            index,
+            turn.side,
+            kind,
+            turn.before,
+            None,
+            None,
+            None,
+            chosen,
+            max(chosen, other),
+            cube=values,
         )
-    return None
 
 
 def _player_review(
@@ -335,15 +531,24 @@ def explain(decision: Decision, variant: str, options: Options | None = None) ->
 
 
 def _explain_cube(decision: Decision) -> Mistake:
-    lost = round(decision.error, 3)
+    cube = decision.cube
+    assert cube is not None
+    params: dict[str, int | float] = {
+        "equity": round(cube.equity, 3),
+        "lost": round(decision.error, 3),
+    }
     if decision.kind is DecisionKind.DOUBLE:
-        # chosen = min(2E, 1) and the alternative E: recover E from the larger of the two.
-        e = decision.best_equity
-        why = Why.DOUBLE_EARLY if e < 0.5 else Why.DOUBLE_TOO_GOOD
-        return Mistake(decision, why, {"equity": round(e, 3), "lost": lost})
-    if decision.kind is DecisionKind.TAKE:
-        return Mistake(decision, Why.WRONG_TAKE, {"equity": round(decision.played_equity, 3)})
-    return Mistake(decision, Why.WRONG_DROP, {"equity": round(decision.best_equity, 3)})
+        # a double worth less than playing on: too early while a take is right, too good
+        # (playing on for the mars) once the opponent should drop
+        why = Why.DOUBLE_EARLY if cube.take_right else Why.DOUBLE_TOO_GOOD
+    elif decision.kind is DecisionKind.TAKE:
+        why = Why.WRONG_TAKE
+    elif decision.kind is DecisionKind.DROP:
+        why = Why.WRONG_DROP
+    else:
+        why = Why.MISSED_REDOUBLE if cube.redouble else Why.MISSED_DOUBLE
+        params["drop"] = int(not cube.take_right)
+    return Mistake(decision, why, params)
 
 
 def shots(position: Position, side: Side, options: Options | None = None) -> int:
@@ -403,7 +608,9 @@ def head_point(variant: str) -> int | None:
 
 __all__ = [
     "AVERAGE_MAX",
+    "CUBE_EFFICIENCY",
     "STRONG_MAX",
+    "CubeValues",
     "Decision",
     "DecisionKind",
     "GameReview",
@@ -415,6 +622,8 @@ __all__ = [
     "explain",
     "label_for",
     "longest_block",
+    "match_cube",
+    "money_cube",
     "no_contact",
     "pip_lead",
     "review_game",

@@ -4,17 +4,24 @@ computer levels in order (docs/records.md).
     PYTHONPATH=. python benchmarks/review_bench.py                 # everything
     PYTHONPATH=. python benchmarks/review_bench.py --ranking 30 --minutes 10
 
-Timing games are random-play games (their positions have more contact and more plays than a
-good player's, so they are the harder case), short ones cut at 60 turns; long nardy games of
-120 turns do not occur (200 random games: at most 111), so the long figures are for the 10
-longest of 60 games and scaled to 120 turns by the per-turn time. CPU seconds are
-``time.process_time`` of this process, one review or replay at a time.
+Timing games have exactly the issue's lengths: 60 turns of short nardy, 120 of long nardy.
+They are random-play games (more contact and more plays than a good player's: the harder
+case) cut after that many turns. Short games reach 60 turns with fair dice; long games of 120
+turns do not occur with fair dice (300 random games: at most 111 turns; computer levels: at
+most 104), so the long ones are played with dice of 1-4 (:data:`LONG_TIMING_FACES`: smaller
+steps, the same rules) and cut at 120. The replay and the review of each game are built in a
+worker process started like the bot's (``spawn``) and timed there (``time.process_time`` of
+that process), one at a time; the worker's first job (imports, nets) is not counted.
+
+Ranking games are played to their end without the cube (so no cube decision is judged).
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import io
+import multiprocessing
 import random
 import statistics
 import sys
@@ -27,23 +34,38 @@ from PIL import Image
 
 from ai import get_player
 from ai.review import review_game
-from engine import Match
+from engine import Match, Options
 from engine.game import Event, EventKind, Game, Phase
 from renderer import render_game_replay
+from renderer.options import RU_LABELS
 
 PAIRINGS = (("easy", "medium"), ("medium", "hard"), ("easy", "hard"))
 ORDER = {"easy": 0, "medium": 1, "hard": 2}
+NO_CUBE = Options(cube=False)
+TIMING_TURNS = {"short": 60, "long": 120}
+#: Die faces of the timing games (see the module docstring): long games need smaller rolls
+#: to last 120 turns.
+LONG_TIMING_FACES = 4
+TIMING_FACES = {"short": 6, "long": LONG_TIMING_FACES}
 
 
-def play_game(variant: str, seed: int, levels: tuple[str, str]) -> tuple[list[Event], Game]:
-    """One game between two computer levels (seat 0, seat 1), no cube."""
+def play_game(
+    variant: str,
+    seed: int,
+    levels: tuple[str, str],
+    *,
+    options: Options = NO_CUBE,
+    faces: int = 6,
+) -> tuple[list[Event], Game]:
+    """One game between two computer levels (seat 0, seat 1), without the cube by default;
+    the dice (after a fair opening lot) have ``faces`` faces."""
     rng = random.Random(seed)
     players = [get_player(level, variant, seed=seed * 2 + i) for i, level in enumerate(levels)]
-    game = Match(variant, 1).current
+    game = Match(variant, 1, options).current
     game.roll_lot(rng)
     while game.phase is not Phase.OVER:
         if game.phase is Phase.ROLL:
-            game.roll(rng)
+            game.roll(dice=(rng.randint(1, faces), rng.randint(1, faces)))
             continue
         seat = game.seat_to_act
         assert seat is not None and game.dice is not None
@@ -72,43 +94,66 @@ def cut(history: list[Event], turns: int) -> list[Event]:
     return history
 
 
-def timing(variant: str, games: int, want_turns: int) -> None:
-    pool = []
-    for seed in range(games * 6):
-        history, _ = play_game(variant, 1000 + seed, ("random", "random"))
-        pool.append(history)
-    pool.sort(key=turns_of, reverse=True)
-    chosen = [cut(h, want_turns) for h in pool[:games]]
-    lengths = [turns_of(h) for h in chosen]
+def timing_games(variant: str, games: int, turns: int) -> list[list[Event]]:
+    """``games`` random-play games of exactly ``turns`` turns (seeded: the same every run),
+    played with the variant's default options (short nardy: the cube on, never used)."""
+    chosen: list[list[Event]] = []
+    for seed in range(1000, 1000 + 50 * games):
+        history, _ = play_game(
+            variant, seed, ("random", "random"), options=Options(), faces=TIMING_FACES[variant]
+        )
+        if turns_of(history) >= turns:
+            chosen.append(cut(history, turns))
+            if len(chosen) == games:
+                break
+    return chosen
+
+
+def timed_review(history: list[Event], variant: str) -> float:
+    """The worker's job: one review, its CPU seconds in this process."""
+    started = time.process_time()
+    review_game(history, variant, Options())
+    return time.process_time() - started
+
+
+def timed_replay(history: list[Event], variant: str) -> tuple[float, int, int, tuple[int, int]]:
+    """The worker's job: one replay as the bot draws it; its CPU seconds, bytes, frames and
+    size in pixels."""
+    started = time.process_time()
+    gif = render_game_replay(history, variant, names=("Алиса", "Bob"), labels=RU_LABELS)
+    spent = time.process_time() - started
+    with Image.open(io.BytesIO(gif)) as image:
+        return spent, len(gif), image.n_frames, image.size
+
+
+def timing(variant: str, games: int) -> None:
+    want = TIMING_TURNS[variant]
+    chosen = timing_games(variant, games, want)
+    lengths = sorted({turns_of(h) for h in chosen})
     review_s, replay_s, sizes, frames = [], [], [], []
-    for history in chosen:
-        t = time.process_time()
-        review_game(history, variant)
-        review_s.append(time.process_time() - t)
-        t = time.process_time()
-        gif = render_game_replay(history, variant, names=("Алиса", "Bob"))
-        replay_s.append(time.process_time() - t)
-        sizes.append(len(gif))
-        with Image.open(io.BytesIO(gif)) as image:
-            frames.append(image.n_frames)
-            size = image.size
-    per_turn = [r / n for r, n in zip(review_s, lengths, strict=True)]
+    with concurrent.futures.ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn")
+    ) as worker:
+        worker.submit(timed_review, chosen[0][:8], variant).result()  # imports, nets
+        worker.submit(timed_replay, chosen[0][:8], variant).result()
+        for history in chosen:
+            review_s.append(worker.submit(timed_review, history, variant).result())
+            spent, size, n_frames, pixels = worker.submit(timed_replay, history, variant).result()
+            replay_s.append(spent)
+            sizes.append(size)
+            frames.append(n_frames)
     per_frame = [s / f for s, f in zip(sizes, frames, strict=True)]
-    print(f"{variant}: {games} games of {min(lengths)}-{max(lengths)} turns")
+    print(f"{variant}: {len(chosen)} games of {'/'.join(map(str, lengths))} turns")
     print(
-        f"  review  CPU median {statistics.median(review_s):.2f} s "
-        f"(min {min(review_s):.2f}, max {max(review_s):.2f}); "
-        f"{1000 * statistics.median(per_turn):.1f} ms a turn -> "
-        f"{want_turns} turns: {want_turns * statistics.median(per_turn):.2f} s"
+        f"  review  CPU in the worker: median {statistics.median(review_s):.2f} s "
+        f"(min {min(review_s):.2f}, max {max(review_s):.2f})"
     )
-    replay_turn = statistics.median(r / n for r, n in zip(replay_s, lengths, strict=True))
     print(
-        f"  replay  CPU median {statistics.median(replay_s):.2f} s, "
-        f"size median {statistics.median(sizes) / 1024:.0f} KB "
-        f"(max {max(sizes) / 1024:.0f} KB), {statistics.median(per_frame) / 1024:.1f} KB a frame, "
-        f"{size[0]}x{size[1]} px, frames {min(frames)}-{max(frames)}; "
-        f"{want_turns} turns: {want_turns * statistics.median(per_frame) / 1024:.0f} KB, "
-        f"{want_turns * replay_turn:.2f} s"
+        f"  replay  CPU in the worker: median {statistics.median(replay_s):.2f} s "
+        f"(min {min(replay_s):.2f}, max {max(replay_s):.2f}); size median "
+        f"{statistics.median(sizes) / 1024:.0f} KB (min {min(sizes) / 1024:.0f}, max "
+        f"{max(sizes) / 1024:.0f}), {statistics.median(per_frame) / 1024:.1f} KB a frame, "
+        f"{pixels[0]}x{pixels[1]} px, {min(frames)}-{max(frames)} frames"
     )
 
 
@@ -123,7 +168,7 @@ def ranking(variant: str, games: int, deadline: float) -> None:
         pairing = PAIRINGS[i % len(PAIRINGS)]
         levels = pairing if (i // len(PAIRINGS)) % 2 == 0 else pairing[::-1]
         history, game = play_game(variant, i, levels)
-        review = review_game(history, variant)
+        review = review_game(history, variant, NO_CUBE)
         rate = {levels[s]: review.players[game.side_of(s)].error_rate for s in (0, 1)}
         weak, strong = sorted(levels, key=ORDER.__getitem__)
         for level, value in rate.items():
@@ -163,7 +208,7 @@ def main() -> None:
     variants = ("short", "long") if args.variant == "both" else (args.variant,)
     for variant in variants:
         if args.timing:
-            timing(variant, args.timing, 60 if variant == "short" else 120)
+            timing(variant, args.timing)
     for variant in variants:
         games = args.ranking
         if variant == "long" and args.long_ranking is not None:

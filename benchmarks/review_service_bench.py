@@ -30,7 +30,7 @@ from PIL import Image
 
 import storage
 from benchmarks.review_bench import play_game, turns_of
-from engine import Match
+from engine import Match, Options
 from engine.game import Event
 from gameplay.reviews import Reviews
 from renderer import render_game_replay
@@ -92,7 +92,7 @@ async def store_games(
 def finished_games(variant: str, n: int, seed: int) -> list[tuple[list[Event], Match]]:
     out = []
     for i in range(n):
-        history, game = play_game(variant, seed + i, ("random", "random"))
+        history, game = play_game(variant, seed + i, ("random", "random"), options=Options())
         match = Match(variant, 1)
         match.game = game
         out.append((history, match))

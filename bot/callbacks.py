@@ -40,6 +40,7 @@ class Act(StrEnum):
     ADMIN_END = "E"  # a group admin confirms ending the game
     ADMIN_KEEP = "K"  # ... or lets it go on
     REVIEW = "Q"  # the computer's review of the finished game
+    MATCH_REVIEW = "M"  # the review of the whole match, once it is over
 
 
 class GameCB(CallbackData, prefix="g"):

@@ -302,17 +302,21 @@ class Outbox:
         *,
         skip: Callable[[], bool | Awaitable[bool]] | None = None,
         kind: str = "send",
+        messages: int = 1,
     ) -> T | None:
         """Run ``call`` when the chat's budget allows; None if skipped or "not modified".
 
         ``skip`` (a function, or a coroutine function) is asked once the budget allows the
-        call. Other Telegram errors propagate to the caller, which knows what they mean for it.
+        call. ``messages``: how many messages the call sends (an album sends one per item,
+        and each counts against the chat's limits). Other Telegram errors propagate to the
+        caller, which knows what they mean for it.
         """
         if kind == "send" and private_to(chat_id) is not None:
             kind = "ephemeral"  # a private answer in a group (bot.private): not the group's
         attempt = 0
         while True:
-            await self._take(chat_id, kind)
+            for _ in range(max(1, messages)):
+                await self._take(chat_id, kind)
             if skip is not None:
                 skipping = skip()
                 if inspect.isawaitable(skipping):

@@ -18,6 +18,7 @@ KEYS: dict[Refusal, str] = {
     Refusal.GAME_NOT_FOUND: "game_not_found",
     Refusal.GAME_OVER: "game_over_already",
     Refusal.GAME_NOT_OVER: "game_not_over",
+    Refusal.MATCH_NOT_OVER: "match_not_over",
     Refusal.GAME_EXISTS: "game_exists",
     Refusal.OUTDATED: "outdated",
     Refusal.NOT_A_PLAYER: "not_a_player",

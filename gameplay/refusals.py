@@ -17,6 +17,7 @@ class Refusal(StrEnum):
     GAME_NOT_FOUND = "game_not_found"
     GAME_OVER = "game_over"
     GAME_NOT_OVER = "game_not_over"  # asked for what only a finished game has (a review)
+    MATCH_NOT_OVER = "match_not_over"  # a match's review before the match has ended
     GAME_EXISTS = "game_exists"  # the chat (or topic) already has a game running
     OUTDATED = "outdated"  # a button of an older state of the board
     NOT_A_PLAYER = "not_a_player"

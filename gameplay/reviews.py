@@ -26,19 +26,21 @@ import os
 import secrets
 import socket
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 import storage
+from ai.match import MatchScore
 from ai.review import GameReview, Mistake, Rated, review_game
 from engine import Match, Side
 from engine.game import Event
 from engine.notation import format_steps
 from engine.options import Options
 from engine.position import Position
+from engine.record import current_game_log
 from engine.step import Step
 from gameplay.refusals import Refusal, Refused
 
@@ -186,6 +188,49 @@ def _player_from(name: str, data: Mapping[str, Any], variant: str) -> PlayerSumm
     return PlayerSummary(side, int(data["decisions"]), float(data["error"]), mistakes)
 
 
+@dataclass(frozen=True, slots=True)
+class MatchTotals(Rated):
+    """One player's decisions and equity lost over every game of a match (``seat`` as the
+    match numbers its players: colours may change from game to game)."""
+
+    seat: int
+    decisions: int
+    total_error: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchGame:
+    """A game of a reviewed match: its review, which seat played white, its result (the
+    winner's seat and the points)."""
+
+    review: Review
+    white_seat: int
+    winner_seat: int | None
+    points: int
+
+    def seat_summary(self, seat: int) -> PlayerSummary:
+        side = Side.WHITE if seat == self.white_seat else Side.BLACK
+        return self.review.players[side]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReview:
+    """The review of a whole match: each game's review and each player's totals."""
+
+    variant: str
+    length: int
+    score: tuple[int, int]  # the final score by seat
+    games: tuple[MatchGame, ...]
+
+    @property
+    def complete(self) -> bool:
+        return all(g.review.complete for g in self.games)
+
+    def totals(self, seat: int) -> MatchTotals:
+        parts = [g.seat_summary(seat) for g in self.games]
+        return MatchTotals(seat, sum(p.decisions for p in parts), sum(p.total_error for p in parts))
+
+
 def summarize(game_id: int, review: GameReview) -> Review:
     """The parts of a computed review the bot keeps (its decisions are not kept)."""
     players = {}
@@ -211,12 +256,74 @@ def _mistake(side: Side, mistake: Mistake) -> ReviewedMistake:
     )
 
 
-def _compute(history: tuple[Event, ...], variant: str, options: Options) -> GameReview:
+def _scored(row: storage.Game) -> Match:
+    """The match as of ``row`` with that game's result in its score (M-15)."""
+    match = Match.from_json(row.state)
+    if match.current.result is not None:
+        match.record_result()  # does nothing if the stored state has it already
+    return match
+
+
+def _compute(
+    history: tuple[Event, ...],
+    variant: str,
+    options: Options,
+    score: MatchScore | None = None,
+    crawford_game: bool = False,
+) -> GameReview:
     """The worker process's job (module level, so the pool can pickle it)."""
-    return review_game(history, variant, options, max_seconds=MAX_CPU_SECONDS)
+    return review_game(
+        history,
+        variant,
+        options,
+        match=score,
+        crawford_game=crawford_game,
+        max_seconds=MAX_CPU_SECONDS,
+    )
+
+
+def match_context(match: Match) -> tuple[MatchScore | None, bool]:
+    """The score before the current game from white's side (None for a single game, which
+    the review judges as money play) and whether it is the Crawford game (no cube)."""
+    game = match.current
+    if match.length <= 1:
+        return None, game.crawford
+    by_seat = current_game_log(match).score
+    white = game.seat_of(Side.WHITE)
+    score = MatchScore(
+        match.length,
+        by_seat[white],
+        by_seat[1 - white],
+        match.crawford_done,
+        match.options.crawford,
+    )
+    return score, game.crawford
 
 
 Executor = concurrent.futures.Executor
+T = TypeVar("T")
+
+
+def _start(
+    tasks: dict[int, asyncio.Task[T]],
+    key: int,
+    make: Callable[[], Coroutine[Any, Any, T]],
+    name: str,
+) -> tuple[ReviewStart, asyncio.Task[T]]:
+    """Join the task running for ``key``, or start ``make()`` as one (forgotten once done).
+    Synchronous on purpose: two requests handled side by side cannot both start."""
+    task = tasks.get(key)
+    if task is not None and not task.done():
+        return ReviewStart.RUNNING, task
+    task = asyncio.create_task(make(), name=name)
+    tasks[key] = task
+
+    def forget(done: asyncio.Task[T]) -> None:
+        if tasks.get(key) is done:
+            del tasks[key]
+
+    task.add_done_callback(forget)
+    return ReviewStart.NEW, task
 
 
 def review_process_pool() -> concurrent.futures.ProcessPoolExecutor:
@@ -243,6 +350,7 @@ class Reviews:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease = lease
         self._tasks: dict[int, asyncio.Task[Review | None]] = {}
+        self._match_tasks: dict[int, asyncio.Task[MatchReview | None]] = {}
         self.computed = 0  # reviews this process computed (for tests and figures)
         # the worker's CPU time of the latest reviews, in order (for figures)
         self.cpu_seconds: deque[float] = deque(maxlen=1000)
@@ -254,17 +362,17 @@ class Reviews:
         result is the review, or None when another process computed it for its own request
         (that process delivers it). It raises :class:`Refused` for a game not finished.
         """
-        task = self._tasks.get(game_id)
-        if task is not None and not task.done():
-            return ReviewStart.RUNNING, task
-        task = asyncio.create_task(self._get(game_id), name=f"review-{game_id}")
-        self._tasks[game_id] = task
-        task.add_done_callback(lambda t: self._forget(game_id, t))
-        return ReviewStart.NEW, task
+        return _start(self._tasks, game_id, lambda: self._get(game_id), f"review-{game_id}")
 
-    def _forget(self, game_id: int, task: asyncio.Task[Review | None]) -> None:
-        if self._tasks.get(game_id) is task:
-            del self._tasks[game_id]
+    def request_match(self, game_id: int) -> tuple[ReviewStart, asyncio.Task[MatchReview | None]]:
+        """:meth:`request` for the whole match of ``game_id`` (:meth:`match_review`): a
+        second request for the same game joins the running one."""
+        return _start(
+            self._match_tasks,
+            game_id,
+            lambda: self.match_review(game_id),
+            f"match-review-{game_id}",
+        )
 
     async def stored(self, game_id: int) -> Review | None:
         """The review if it is stored already (never computes)."""
@@ -330,8 +438,15 @@ class Reviews:
         """The review computed by the worker process, within :data:`MAX_WAIT_SECONDS`."""
         loop = asyncio.get_running_loop()
         history = tuple(match.current.history)
+        score, crawford_game = match_context(match)
         future = loop.run_in_executor(
-            self._pool(), _compute, history, str(match.variant_name), match.options
+            self._pool(),
+            _compute,
+            history,
+            str(match.variant_name),
+            match.options,
+            score,
+            crawford_game,
         )
         try:
             return await asyncio.wait_for(future, MAX_WAIT_SECONDS)
@@ -364,7 +479,7 @@ class Reviews:
     async def close(self) -> None:
         """Stop the running requests (their claims are given back) and the worker process;
         a review still being computed is not waited for."""
-        running = list(self._tasks.values())
+        running: list[asyncio.Task[Any]] = [*self._match_tasks.values(), *self._tasks.values()]
         for task in running:
             task.cancel()
         for task in running:
@@ -376,6 +491,51 @@ class Reviews:
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)
 
+    async def match_review(self, game_id: int) -> MatchReview | None:
+        """The review of the match ``game_id`` belongs to: each of its games reviewed (each
+        once, as :meth:`request` does, one after another), with each player's totals. It
+        raises :class:`Refused` while the match is still being played, and returns None when
+        another bot process is computing one of the games for its own request (that process
+        answers that request; asked again, this one finds every game stored)."""
+        rows = await self._match_rows(game_id)
+        games = []
+        for row in rows:
+            _, task = self.request(row.game_id)
+            review = await asyncio.shield(task)
+            if review is None:
+                review = await self.stored(row.game_id)
+            if review is None:
+                return None
+            match = Match.from_json(row.state)
+            game = match.current
+            result = game.result
+            winner = None if result is None else game.seat_of(result.winner)
+            points = 0 if result is None else result.points
+            games.append(MatchGame(review, game.white_seat, winner, points))
+        last = _scored(rows[-1])
+        score = (last.score[0], last.score[1])
+        return MatchReview(str(last.variant_name), last.length, score, tuple(games))
+
+    async def match_stored(self, game_id: int) -> bool:
+        """Whether every game of the match ``game_id`` belongs to has its review stored (the
+        match's review then comes at once)."""
+        try:
+            rows = await self.store.match_games(game_id)
+        except storage.NotFoundError:
+            return False
+        return all([await self.stored(row.game_id) is not None for row in rows])
+
+    async def _match_rows(self, game_id: int) -> list[storage.Game]:
+        """The match's rows, refused unless every game is finished and the match is won."""
+        try:
+            rows = await self.store.match_games(game_id)
+        except storage.NotFoundError:
+            raise Refused(Refusal.GAME_NOT_FOUND) from None
+        finished = storage.GameStatus.FINISHED
+        if any(r.status is not finished for r in rows) or not _scored(rows[-1]).is_over:
+            raise Refused(Refusal.MATCH_NOT_OVER)
+        return rows
+
     async def error_rates(self, user_id: int) -> list[storage.ErrorRate]:
         """The user's average error rate per variant over their reviewed games."""
         return await self.store.error_rates(user_id)
@@ -383,11 +543,15 @@ class Reviews:
 
 __all__ = [
     "MAX_CPU_SECONDS",
+    "MatchGame",
+    "MatchReview",
+    "MatchTotals",
     "PlayerSummary",
     "Review",
     "ReviewStart",
     "ReviewedMistake",
     "Reviews",
+    "match_context",
     "review_process_pool",
     "summarize",
 ]

@@ -28,6 +28,7 @@ LOSO_FOLDS: dict[str, tuple[str, ...]] = {
     # dev set 6 was written after reading v5's misses, so it leaves with v5.
     "blind_set_v5.tsv": ("blind_set_v5.tsv", "dev_set_6.tsv"),
     "blind_set_v6.tsv": ("blind_set_v6.tsv",),
+    "blind_set_v7.tsv": ("blind_set_v7.tsv",),
 }
 """Leave-one-set-out: each blind set, evaluated by a model trained without it (and without
 what was written knowing it)."""

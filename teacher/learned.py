@@ -56,6 +56,10 @@ MODEL_FILE = "question_model.json"
 FORMAT_VERSION = 2
 
 
+NOT_ASKED = "noq"
+"""A feature: no question word and no question mark (chat during a game, a reaction)."""
+
+
 def features(
     tokens: Tokens,
     terms: Iterable[str],

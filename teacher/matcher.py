@@ -32,11 +32,13 @@ from functools import cache
 from typing import Any
 
 from teacher import learned
+from teacher.layout import fix_layout
 from teacher.learned import QuestionModel
 from teacher.model import Lang, Topic, TopicMatch, Variant
 from teacher.offtopic import about_the_bot, names_other_game
 from teacher.spelling import Speller
 from teacher.text import (
+    STOPWORDS_EN,
     RussianWords,
     SnowballRussianWords,
     SnowballStemmers,
@@ -49,6 +51,17 @@ from teacher.text import (
     translit_to_cyrillic,
 )
 from teacher.topics import TOPICS
+
+# Words that make a sentence a question; chat during a game («давай быстрее ходи», "nice
+# roll lol") has none of them and no question mark (the learned feature ``NOT_ASKED``).
+_QUESTION_WORDS = frozenset(
+    """
+    как какой какая какое какие каким каких что чем чего почему зачем когда сколько куда где
+    откуда кто чей ли можно нельзя надо нужно обязательно разве правда
+    how what which why when where who whose can could may must should is are do does did
+    will would if whats
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
 
 THRESHOLD = 1.0
 """Minimum raw score of the best topic: one exact keyword that only this topic uses."""
@@ -211,6 +224,10 @@ class Matcher:
         # or the one training is building) before anything else reads them.
         words = vocabulary if vocabulary is not None else getattr(self._model, "words", ())
         self._speller = Speller(words, self._ru.known) if words else None
+        # The English a question typed in the Cyrillic layout is checked against.
+        self._english = frozenset(
+            w for w in (*STOPWORDS_EN, *words, *self._keyword_words("en")) if script_of(w) == "lat"
+        )
 
     # -- index -----------------------------------------------------------------------------------
 
@@ -228,6 +245,18 @@ class Matcher:
         if script_of(word) != "lat":
             return None
         return self._ru.term(translit_to_cyrillic(word))
+
+    def _keyword_words(self, lang: Lang) -> set[str]:
+        return {
+            w
+            for t in self._topics
+            for p in (t.keywords.en if lang == "en" else t.keywords.ru)
+            for w in tokenize(p.lstrip("!~-")).words
+        }
+
+    def _relayout(self, question: str) -> str:
+        """``question`` in the keyboard layout it was meant in (``teacher.layout``)."""
+        return fix_layout(question, self._ru.known, self._english.__contains__)
 
     def _stem_en(self, word: str) -> str:
         """An English word's term: its Snowball stem, through the players' lexicon."""
@@ -444,7 +473,7 @@ class Matcher:
 
     def terms_of(self, question: str, lang_hint: Lang | None = None) -> dict[str, float]:
         """The index terms found in ``question`` with their match quality (for debugging)."""
-        return self._terms(tokenize(question), lang_hint)
+        return self._terms(tokenize(self._relayout(question)), lang_hint)
 
     # -- scoring ---------------------------------------------------------------------------------
 
@@ -477,12 +506,16 @@ class Matcher:
         """Every topic's keyword score for ``question`` and whether the best one is confident
         (the evidence ``match`` decides on, and the learned model adds to)."""
         index = self._index
-        tokens = tokenize(question)
+        tokens = tokenize(self._relayout(question))
+        # Another game is named by the words as typed: a correction may turn a name no
+        # training question has into a nardy word («кубик рубика» → «рубка»).
+        if names_other_game(tokens.words, self._ru.lemma):
+            return Scored((), {}, confident=False, other_game=True)
         if self._speller is not None:
             correct = self._speller.correct
             tokens = replace(tokens, words=tuple(correct(w, lang_hint) for w in tokens.words))
-        if names_other_game(tokens.words, self._ru.lemma):
-            return Scored((), {}, confident=False, other_game=True)
+            if names_other_game(tokens.words, self._ru.lemma):
+                return Scored((), {}, confident=False, other_game=True)
         unexplained: list[str] = []
         coverage: list[float] = []
         found = self._terms(tokens, lang_hint, unexplained, coverage)
@@ -536,6 +569,8 @@ class Matcher:
         feats = learned.features(
             tokens, found, self._term, self._translit_term if lang_hint == "ru" else None
         )
+        if "?" not in question and not _QUESTION_WORDS.intersection(tokens.words):
+            feats |= {learned.NOT_ASKED}
         return Scored(
             tuple(ranked), dict(matched), confident, feats, game, ruled_out=frozenset(ruled_out)
         )

@@ -227,6 +227,31 @@ NEAR_DOMAIN_RU: tuple[str, ...] = (
         "опять ему повезло",
         "кубики подкручены",
     ),
+    *(
+        # Round 7: what players say to each other during a game (hurrying, teasing, asking
+        # for a rematch), doubts about the random dice, and dice-probability homework — the
+        # rules' words (ход, кубик, шесть) in sentences that ask no rule.
+        "ходи уже",
+        "ну давай быстрее",
+        "ты тут",
+        "долго думаешь",
+        "ещё разок",
+        "реванш",
+        "красиво сыграл",
+        "мне не везёт",
+        "честный ли рандом",
+        "генератор случайных чисел",
+        "кубики нечестные",
+        "постоянно выпадают дубли у соперника",
+        "вероятность выпадения",
+        "какова вероятность",
+        "задача по теории вероятностей",
+        "домашнее задание по математике",
+        "посчитать шанс",
+        "нажал не туда",
+        "пропали кнопки",
+        "команда не работает",
+    ),
 )
 NEAR_DOMAIN_EN: tuple[str, ...] = (
     "the bot is not responding",
@@ -335,6 +360,28 @@ NEAR_DOMAIN_EN: tuple[str, ...] = (
         "so lucky",
         "lucky roll again",
         "the dice are rigged",
+    ),
+    *(
+        # Round 7: chat during a game, doubts about the random dice, probability homework
+        # (see NEAR_DOMAIN_RU).
+        "hurry up",
+        "your turn already",
+        "are you there",
+        "one more",
+        "nice one",
+        "i never get lucky",
+        "is the random fair",
+        "random number generator",
+        "rng",
+        "the dice are not fair",
+        "probability of rolling",
+        "what are the odds",
+        "math homework",
+        "probability problem",
+        "calculate the chance",
+        "clicked the wrong thing",
+        "the buttons are gone",
+        "the command does not work",
     ),
 )
 

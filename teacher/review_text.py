@@ -31,31 +31,48 @@ WHY: dict[str, dict[str, str]] = {
         "wins": "лучший ход сразу выигрывает партию",
         "saves_mars": "лучший ход выбрасывает первую шашку и спасает от марса",
         "blot_shots": "оставили блот под {shots} {shots:shots_under} из 36 "
-        "(лучший ход — {best_shots})",
+        "(после лучшего хода — {best_shots})",
         "missed_hit": "упустили удар: лучший ход бьёт {hits} {hits:checker_acc} соперника",
         "block": "лучший ход строит {best_run} {best_run:point} подряд (у вас {played_run})",
         "head": "голова: после лучшего хода на ней остаётся {best_head}, после вашего — "
         "{played_head}",
         "race": "гонка: вы {lead_words}; здесь важен каждый пипс",
-        "double_early": "удвоение рано: без куба ваши шансы меньше половины",
+        "double_early": "удвоение рано: перевеса ещё не хватает, чтобы отдавать куб",
         "double_too_good": "слишком хорошо для удвоения: играя дальше, вы выигрываете больше",
-        "wrong_take": "надо было отказаться: принятие теряет больше одного очка",
+        "wrong_take": "надо было отказаться: принятие теряет больше, чем отказ",
         "wrong_drop": "надо было принять: отказ отдаёт больше, чем игра дальше",
+        "missed_double": "надо было удвоить — {market}",
+        "missed_redouble": "надо было переудвоить — {market}",
         "equity": "лучший ход сильнее на {lost_k} тысячных очка",
     },
     "en": {
         "wins": "the best play wins the game at once",
         "saves_mars": "the best play bears off a first checker and saves the mars",
-        "blot_shots": "left a blot to {shots} shots of 36 (the best play: {best_shots})",
+        "blot_shots": "left a blot to {shots} shots of 36 (the best play leaves {best_shots})",
         "missed_hit": "missed a hit: the best play hits {hits} {hits_checkers}",
         "block": "the best play builds {best_run} points in a row (yours: {played_run})",
         "head": "the head: the best play leaves {best_head} checkers on it, yours {played_head}",
         "race": "race: you are {lead_words}; every wasted pip counts",
-        "double_early": "doubled too early: without the cube you are the underdog",
+        "double_early": "doubled too early: not strong enough yet to give the cube away",
         "double_too_good": "too good to double: playing on wins more",
-        "wrong_take": "should have dropped: taking loses more than one point",
+        "wrong_take": "should have dropped: taking loses more than the drop",
         "wrong_drop": "should have taken: dropping gives away more than playing on",
+        "missed_double": "should have doubled — {market}",
+        "missed_redouble": "should have redoubled — {market}",
         "equity": "the best play is worth {lost_k} thousandths of a point more",
+    },
+}
+
+
+# A missed double's second half: whether the opponent had a drop (``drop`` = 1) or a take.
+MARKET: dict[str, dict[int, str]] = {
+    "ru": {
+        1: "у соперника уже отказ, удвоение сразу выигрывало ставку",
+        0: "перевеса уже хватало, а соперник ещё мог принять (игра на удвоенную ставку)",
+    },
+    "en": {
+        1: "the opponent already had a drop, so the double would have won the stake at once",
+        0: "you were strong enough, and the opponent could still take (a game for twice the stake)",
     },
 }
 
@@ -102,6 +119,8 @@ def why_line(why: str, params: Mapping[str, int | float], lang: str = "ru") -> s
         values["lead_words"] = _lead_words(int(values["lead"]), lang)  # type: ignore[arg-type]
     if "hits" in values:
         values["hits_checkers"] = "checker" if int(values["hits"]) == 1 else "checkers"  # type: ignore[call-overload]
+    if "drop" in values:
+        values["market"] = MARKET[lang][1 if values["drop"] else 0]
     if "lost" in values:
         values["lost_k"] = round(1000 * float(values["lost"]))  # type: ignore[arg-type]
     return _plural_format(WHY[lang][why], values)

@@ -1406,8 +1406,8 @@ TOPICS: tuple[Topic, ...] = (
                 "только он (M-10). Отказался — партия сразу окончена, и он теряет текущую ставку, "
                 "без марса и кокса (M-11). Итог партии умножается на куб (M-13).\n"
                 "В коротких куб по умолчанию включён, в длинных выключен, пока его не включат в "
-                "/settings (M-14). Там же правило Кроуфорда для матчей (V-16); правила Якоби "
-                "(V-17) в боте нет."
+                "/settings (M-14). Там же правило Кроуфорда для матчей (V-16, о нём — в «Матч и "
+                "следующая партия»); правила Якоби (V-17) в боте нет."
             ),
             en=(
                 "The doubling cube (dave) raises the stake: 1, then 2, 4, 8 and so on up to 64 "
@@ -1417,8 +1417,8 @@ TOPICS: tuple[Topic, ...] = (
                 "lose the current stake, with no mars or koks (M-11). The game's result is "
                 "multiplied by the cube (M-13).\n"
                 "It is on by default in short nardy and off in long nardy unless enabled in "
-                "/settings (M-14), where the Crawford rule for matches lives too (V-16). The bot "
-                "has no Jacoby rule (V-17)."
+                "/settings (M-14), where the Crawford rule for matches lives too (V-16; see "
+                "“Matches and the next game”). The bot has no Jacoby rule (V-17)."
             ),
         ),
         rule_ids=(
@@ -1450,8 +1450,6 @@ TOPICS: tuple[Topic, ...] = (
                 "ставка",
                 "двойная кость",
                 "куб",
-                "кроуфорд",
-                "крауфорд",
                 "!64",
                 "кубик с цифрами",
                 "кубик с числами",
@@ -1473,7 +1471,6 @@ TOPICS: tuple[Topic, ...] = (
                 "pass the double",
                 "double the stake",
                 "stake",
-                "crawford",
                 "jacoby",
                 "take or drop",
                 "drop the double",
@@ -1493,7 +1490,9 @@ TOPICS: tuple[Topic, ...] = (
                 "белые и начинает (M-17). По некоторым турнирным правилам начинает победитель "
                 "прошлой партии; группа может выбрать это в /settings (V-12).\n"
                 "Короткие: каждая партия начинается с нового розыгрыша первого хода, цвета "
-                "остаются прежними (M-18)."
+                "остаются прежними (M-18).\n"
+                "С кубом — правило Кроуфорда (V-16, включается в /settings): когда игрок впервые "
+                "набрал N−1 очко, в следующей партии удваивать нельзя; потом снова можно."
             ),
             en=(
                 "A match is a series of games whose points add up. The first to reach the agreed N "
@@ -1503,10 +1502,13 @@ TOPICS: tuple[Topic, ...] = (
                 "and starts (M-17). Some tournament rules let the previous winner start instead; a "
                 "group can pick that in /settings (V-12).\n"
                 "Short nardy: every game opens with a fresh roll for the first move, and colours "
-                "stay as they were (M-18)."
+                "stay as they were (M-18).\n"
+                "With the cube, the Crawford rule (V-16, switched in /settings): when a player "
+                "first reaches N−1 points, nobody may double in the next game; later games allow "
+                "it again."
             ),
         ),
-        rule_ids=("M-15", "M-16", "M-17", "M-18", "M-21", "V-12"),
+        rule_ids=("M-15", "M-16", "M-17", "M-18", "M-21", "V-12", "V-16"),
         applies_to="both",
         related=("first_player", "game_end", "cube"),
         keywords=Keywords(
@@ -1534,6 +1536,10 @@ TOPICS: tuple[Topic, ...] = (
                 "до скольких очков",
                 "следующая игра",
                 "следующая партия снова",
+                "!кроуфорд",
+                "крауфорд",
+                "!правило кроуфорда",
+                "!посткроуфорд",
             ),
             en=(
                 "~match",
@@ -1554,6 +1560,9 @@ TOPICS: tuple[Topic, ...] = (
                 "next game",
                 "the next game",
                 "rematch",
+                "!crawford",
+                "crawford rule",
+                "!post crawford",
             ),
         ),
     ),
@@ -1811,28 +1820,31 @@ TOPICS: tuple[Topic, ...] = (
         title=Text(ru="Слова из стратегии", en="Strategy words"),
         body=Text(
             ru=(
-                "Это слова стратегии, а не правила. «Забор» — 3–6 занятых пунктов рядом; шесть "
-                "подряд — уже полный блок (L-19). «Мостик» — шашка, которая не даёт сопернику "
-                "достроить такой блок; не путайте с «мостом», как иногда называют сам блок. "
-                "«Столбик» — три и больше шашки на одном пункте. «Авант» и «трамплин» у Ахундова — "
-                "шашки, готовящие занятие пункта дальше по пути. «Запас ходов» и «дефицит» — про "
-                "темп: сколько свободных ходов осталось до того, как придётся ломать позицию. "
-                "«Поставить на голову» — просто поставить шашку на свою, к правилу головы не "
-                "относится (C-3). Из бэкгаммона: «якорь» — ваш пункт в доме соперника, «блиц» — "
-                "атака на блоты, чтобы закрыть дом, «бэкгейм» — игра от якорей в чужом доме."
+                "Это слова стратегии, а не правила. «Забор», «блокада» — 3–6 занятых пунктов "
+                "подряд; шесть подряд — полный блок (L-19), в бэкгаммоне «прайм». «Мостик» — "
+                "шашка, которая не даёт сопернику достроить блок. «Столбик» — три и больше шашки "
+                "на пункте. «Авант» и «трамплин» у Ахундова готовят занятие пункта дальше по пути. "
+                "«Запас ходов» и «дефицит» — темп: сколько свободных ходов осталось, пока не "
+                "придётся ломать позицию. «Поставить на голову» — просто поставить шашку на свою, "
+                "к правилу головы не относится (C-3). Из бэкгаммона: «якорь» — ваш пункт в доме "
+                "соперника; «блиц» — атака на одиночные шашки (блоты, «бланки»), чтобы закрыть "
+                "дом; «бэкгейм», игра на задних, — игра от двух якорей в чужом доме, «холдинг» — "
+                "от одного; «гонка» — когда шашки разошлись и решает счёт пипсов; "
+                "«стройматериал» (билдеры) — лишние шашки, из которых строят новые пункты."
             ),
             en=(
-                "These are strategy words, not rules. A «zabor» (fence) is 3–6 adjacent points "
-                "held; six in a row is a full block (L-19). A «mostik» is a checker placed so the "
-                "opponent can't complete such a block; don't mix it up with «most», which some use "
-                "for the block itself. A «stolbik» is a stack of three or more checkers on one "
-                "point. Akhundov's «avant» and «tramplin» are checkers that prepare to take a "
-                "point further on. «Spare moves» and «move shortage» are about timing: how many "
-                "free moves you have before you must break your position. «Putting on the head» "
-                "just means stacking on your own checker; it has nothing to do with the head rule "
-                "(C-3). From backgammon: an anchor is a point you hold in the opponent's home, a "
-                "blitz an attack on blots to close your board, a backgame play from anchors deep "
-                "in his home; builders and slotting are about making new points."
+                "These are strategy words, not rules. A «zabor» (fence) or blockade is 3–6 "
+                "adjacent points held; six in a row is a full block (L-19), a full prime in "
+                "backgammon. A «mostik» is a checker that keeps the opponent from completing such "
+                "a block. A «stolbik» is a stack of three or more. Akhundov's «avant» and "
+                "«tramplin» prepare to take a point further on. «Spare moves» and «move shortage» "
+                "are timing: free moves left before you must break your position. «Putting on the "
+                "head» just means stacking on your own checker, not the head rule (C-3). From "
+                "backgammon: an anchor is a point you hold in the opponent's home; a blitz attacks "
+                "blots (single checkers) to close your board; a back game plays from two anchors "
+                "there, a holding game from one; a race is when contact is over and the pip count "
+                "decides; builders are spare checkers for making points, and slotting puts one on "
+                "a point to cover later."
             ),
         ),
         rule_ids=("L-19", "C-3"),
@@ -1865,6 +1877,13 @@ TOPICS: tuple[Topic, ...] = (
                 "!блиц",
                 "!анкер",
                 "билдер",
+                "блокада",
+                "!игра на задних",
+                "бланк",
+                "бланкирование",
+                "~гонка",
+                "!стройматериал",
+                "холдинг",
             ),
             en=(
                 "!strategy",
@@ -1887,6 +1906,10 @@ TOPICS: tuple[Topic, ...] = (
                 "!builder",
                 "!slotting",
                 "slot a point",
+                "!back game",
+                "!holding game",
+                "~race",
+                "blockade",
             ),
         ),
     ),

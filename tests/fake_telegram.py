@@ -89,6 +89,13 @@ CHAT_NOT_FOUND = "Bad Request: chat not found"
 TEXT_EMPTY = "Bad Request: message text is empty"
 TEXT_TOO_LONG = "Bad Request: message is too long"
 CAPTION_TOO_LONG = "Bad Request: message caption is too long"
+MEDIA_REQUIRED = 'Bad Request: parameter "media" is required'
+ALBUM_EMPTY = "Bad Request: there are no messages to send"
+ALBUM_TOO_LARGE = "Bad Request: too many messages to send as an album"
+# Telegram itself sends a lone item as a plain message, but the Bot API documents 2-10 items:
+# the fake holds bots to the documented contract (its own wording, not Telegram's).
+ALBUM_TOO_SMALL = "Bad Request: a media group must include 2-10 items"
+ALBUM_NO_MARKUP = "Bad Request: a media group takes no reply_markup"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_URL_INVALID = "Bad Request: BUTTON_URL_INVALID"
 MARKUP_TOO_LONG = "Bad Request: reply markup is too long"
@@ -130,6 +137,7 @@ CONFLICT = (
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
+ALBUM_LIMIT = 10  # items of one sendMediaGroup
 CALLBACK_TEXT_LIMIT = 200
 MAX_PHOTO_SIDE = 1280
 MAX_ROW_BUTTONS = 8
@@ -452,6 +460,7 @@ class StoredMessage:
     expired: bool = False
     via_bot: bool = False  # posted by a user choosing an inline result
     inline_message_id: str | None = None
+    media_group_id: str | None = None  # the album (sendMediaGroup) the message belongs to
 
     @property
     def is_ephemeral(self) -> bool:
@@ -1145,6 +1154,7 @@ class FakeTelegram(InlineMode):
         self._last_bot_message: dict[int, int] = {}
         self._latest_photo: dict[int, StoredFile] = {}
         self._file_seq = itertools.count(1)
+        self._album_seq = itertools.count(1)
         self._files_by_path: dict[str, StoredFile] = {}
         self._query_seq = itertools.count(4_000_000_001)
         self._queries: dict[str, _Query] = {}
@@ -1211,6 +1221,7 @@ class FakeTelegram(InlineMode):
             "sendPhoto": self._m_send_photo,
             "sendAnimation": self._m_send_animation,
             "sendDocument": self._m_send_document,
+            "sendMediaGroup": self._m_send_media_group,
             "sendDice": self._m_send_dice,
             "sendChatAction": self._m_send_chat_action,
             "editMessageText": self._m_edit_message_text,
@@ -2235,6 +2246,8 @@ class FakeTelegram(InlineMode):
                 data["document"] = message.file.api()
         if message.dice is not None:
             data["dice"] = message.dice
+        if message.media_group_id is not None:
+            data["media_group_id"] = message.media_group_id
         if message.caption is not None:
             data["caption"] = message.caption
             if message.caption_entities:
@@ -2526,6 +2539,24 @@ class FakeTelegram(InlineMode):
                 reply_markup=inline,
                 message_thread_id=thread,
             )
+        message = self._new_media_message(
+            chat, kind, stored, caption, caption_entities, thread, reply_to, reply_markup=inline
+        )
+        self._log_output(f"bot #{message.message_id}", message, other)
+        return self._message_payload(message)
+
+    def _new_media_message(
+        self,
+        chat: FakeChat,
+        kind: str,
+        stored: StoredFile,
+        caption: str | None,
+        caption_entities: list[dict[str, Any]] | None,
+        thread: int | None,
+        reply_to: int | None,
+        **fields: Any,
+    ) -> StoredMessage:
+        """A photo, animation or document the bot sends (alone or in an album)."""
         message = self._new_message(
             chat,
             from_bot=True,
@@ -2534,14 +2565,13 @@ class FakeTelegram(InlineMode):
             caption_entities=caption_entities,
             media_kind=kind,
             file=stored,
-            reply_markup=inline,
             message_thread_id=thread,
             reply_to_message_id=reply_to,
+            **fields,
         )
         if kind == "photo":
             self._latest_photo[chat.id] = stored
-        self._log_output(f"bot #{message.message_id}", message, other)
-        return self._message_payload(message)
+        return message
 
     async def _m_send_photo(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
         return await self._send_file(params, files, "photo")
@@ -2551,6 +2581,62 @@ class FakeTelegram(InlineMode):
 
     async def _m_send_document(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
         return await self._send_file(params, files, "document")
+
+    async def _m_send_media_group(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
+        """An album: 2-10 photos (or 2-10 documents), each with its own caption, sent as
+        messages sharing one ``media_group_id``; the result is the list of messages. Checked
+        whole before anything is stored, as Telegram refuses an album whole. Video and audio
+        items, which this fake does not store, are refused as unsupported."""
+        chat = self._target_chat(params)
+        media = params.get("media")
+        if media is None:
+            raise _bad(MEDIA_REQUIRED)
+        if not isinstance(media, list):
+            raise _bad("Bad Request: can't parse media JSON object")
+        if not media:
+            raise _bad(ALBUM_EMPTY)
+        if len(media) > ALBUM_LIMIT:
+            raise _bad(ALBUM_TOO_LARGE)
+        if len(media) < 2:
+            raise _bad(ALBUM_TOO_SMALL)
+        if params.get("reply_markup") is not None:
+            raise _bad(ALBUM_NO_MARKUP)
+        kinds = []
+        for item in media:
+            kind = item.get("type") if isinstance(item, dict) else None
+            if kind in ("animation", "sticker", "voice", "video_note"):
+                raise _bad(
+                    f"Bad Request: can't parse InputMedia: type \"{kind}\" can't be used in "
+                    "sendMediaGroup"
+                )
+            if kind not in ("photo", "document", "video", "audio"):
+                raise _bad(f'Bad Request: can\'t parse InputMedia: type "{kind}" is unsupported')
+            if kind in ("video", "audio"):
+                raise _bad(f"Bad Request: {kind} albums are not supported by the fake")
+            kinds.append(kind)
+        if "document" in kinds and len(set(kinds)) > 1:
+            raise _bad("Bad Request: document can't be mixed with other media types")
+        thread = self._thread(chat, params)
+        reply_to = self._reply_target(chat, params)
+        prepared = []
+        for item, kind in zip(media, kinds, strict=True):
+            item_params = _normalize({k: v for k, v in item.items() if k not in ("media", "type")})
+            caption, entities = self._caption(item_params, item_params.get("parse_mode"))
+            if "media" not in item:
+                raise _bad("Bad Request: can't parse InputMedia: media not found")
+            prepared.append((kind, caption, entities, item["media"]))
+        stored = [await self._input_file(m, files, "media", kind) for kind, _, _, m in prepared]
+        if chat.blocked:  # blocked while the uploads were being decoded
+            self._target_chat(params)
+        group_id = str(13_000_000_000_000_000 + next(self._album_seq))
+        results = []
+        for (kind, caption, entities, _), file in zip(prepared, stored, strict=True):
+            message = self._new_media_message(
+                chat, kind, file, caption, entities, thread, reply_to, media_group_id=group_id
+            )
+            self._log_output(f"bot #{message.message_id} (album {group_id})", message)
+            results.append(self._message_payload(message))
+        return results
 
     async def _m_send_dice(self, params: dict[str, Any], files: dict[str, _Upload]) -> Any:
         chat = self._target_chat(params)

@@ -34,6 +34,7 @@ from aiogram.types import (
     CopyTextButton,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaDocument,
     InputMediaPhoto,
     Message,
     Update,
@@ -693,6 +694,94 @@ async def test_commands_chats_and_media(tg: FakeTelegram, bot: Bot) -> None:
         "bot #2: [document game.txt]",
         "bot #3: [animation 32x24]",
         "bot #4: [dice 🎲 = 4]",
+    ]
+
+
+async def test_media_group_is_an_album_checked_whole_like_telegram(
+    tg: FakeTelegram, bot: Bot
+) -> None:
+    """sendMediaGroup: 2-10 items of one kind of group, each with its own caption (HTML,
+    1,024 characters), stored as messages sharing one media_group_id, returned as a list;
+    a refused album stores nothing."""
+
+    def photo(n: int, caption: str | None = None) -> InputMediaPhoto:
+        return InputMediaPhoto(
+            media=BufferedInputFile(png(40 + n, 30), f"p{n}.png"),
+            caption=caption,
+            parse_mode="HTML" if caption else None,
+        )
+
+    sent = await bot.send_media_group(
+        ALICE, [photo(1, "<b>one</b> &amp; all"), photo(2, "two"), photo(3)]
+    )
+    assert isinstance(sent, list) and len(sent) == 3
+    assert [m.caption for m in sent] == ["one & all", "two", None]
+    assert sent[0].caption_entities is not None and sent[0].caption_entities[0].type == "bold"
+    groups = {m.media_group_id for m in sent}
+    assert len(groups) == 1 and None not in groups
+    assert [m.photo[-1].width for m in sent if m.photo] == [41, 42, 43]
+    assert [m.message_id for m in sent] == [1, 2, 3]
+    assert tg.latest_photo(ALICE) == png(43, 30)
+    again = await bot.send_media_group(ALICE, [photo(4), photo(5)])
+    assert {m.media_group_id for m in again} != groups
+    docs = await bot.send_media_group(
+        ALICE,
+        [
+            InputMediaDocument(media=BufferedInputFile(b"a", "a.mat"), caption="a"),
+            InputMediaDocument(media=BufferedInputFile(b"b", "b.mat")),
+        ],
+    )
+    assert [m.document.file_name for m in docs if m.document] == ["a.mat", "b.mat"]
+
+    stored = len(tg.messages[ALICE])
+    refusals = [
+        ([photo(1)], "must include 2-10 items"),
+        ([photo(n) for n in range(11)], "too many messages to send as an album"),
+        (
+            [photo(1), InputMediaDocument(media=BufferedInputFile(b"d", "d.txt"))],
+            "document can't be mixed with other media types",
+        ),
+        ([photo(1, "x" * 1025), photo(2)], "message caption is too long"),
+        ([photo(1, "<b>open"), photo(2)], "can't parse entities"),
+    ]
+    for media, error in refusals:
+        with pytest.raises(TelegramBadRequest, match=error):
+            await bot.send_media_group(ALICE, media)
+    with pytest.raises(TelegramBadRequest, match="there are no messages to send"):
+        await bot.send_media_group(ALICE, [])
+    # what aiogram itself refuses to send, straight over HTTP
+    url = f"{tg.base_url}/bot{tg.token}/sendMediaGroup"
+    first = sent[0].photo[-1].file_id if sent[0].photo else ""
+    raw = [
+        ({"chat_id": ALICE}, 'parameter "media" is required'),
+        (
+            {"chat_id": ALICE, "media": [{"type": "photo", "media": first}, {"type": "animation"}]},
+            'type "animation" can\'t be used in sendMediaGroup',
+        ),
+        (
+            {
+                "chat_id": ALICE,
+                "media": [{"type": "photo", "media": first}] * 2,
+                "reply_markup": {"inline_keyboard": [[{"text": "A", "callback_data": "a"}]]},
+            },
+            "takes no reply_markup",
+        ),
+    ]
+    async with aiohttp.ClientSession() as http:
+        for payload, error in raw:
+            async with http.post(url, json=payload) as response:
+                body = await response.json()
+                assert response.status == 400 and error in body["description"], body
+        # an album may reuse files by file_id
+        payload = {"chat_id": ALICE, "media": [{"type": "photo", "media": first}] * 2}
+        async with http.post(url, json=payload) as response:
+            reused = (await response.json())["result"]
+            assert [m["photo"][-1]["file_id"] for m in reused] == [first, first]
+    assert len(tg.messages[ALICE]) == stored + 2  # nothing of a refused album was stored
+    assert tg.transcript(ALICE).splitlines()[:3] == [
+        f"bot #1 (album {sent[0].media_group_id}): [photo 41x30] one & all",
+        f"bot #2 (album {sent[0].media_group_id}): [photo 42x30] two",
+        f"bot #3 (album {sent[0].media_group_id}): [photo 43x30]",
     ]
 
 

@@ -1,30 +1,38 @@
 """The game review (ai.review): errors against the hard level's choice, valued one way for
-both plays; exact shot counts; cube actions in the dead-cube model; labels and reasons."""
+both plays; exact shot counts; cube decisions (doubles, answers and missed doubles) by
+Janowski's money model or, in a match, by match winning chances; labels and reasons."""
 
 from __future__ import annotations
 
 import pytest
 
 from ai import get_player
+from ai.match import MatchScore
+from ai.player import DOUBLE_AT, REDOUBLE_AT, TAKE_FROM
 from ai.review import (
     AVERAGE_MAX,
     STRONG_MAX,
+    Decision,
     DecisionKind,
     Label,
     Why,
+    explain,
     head_point,
     label_for,
     longest_block,
+    money_cube,
     no_contact,
     review_game,
     shots,
 )
-from engine import Match, Side, get_variant
+from engine import Match, Options, Side, get_variant
 from engine.game import EventKind
 from engine.record import game_turns
 from teacher.review_text import WHY, label_text, why_line
 from tests.engine.helpers import long_pos, short_pos
 from tests.matches import play_match
+
+NO_CUBE = Options(cube=False)
 
 
 def _ai_chooser(levels: dict[int, str], variant: str):
@@ -69,35 +77,129 @@ def test_forced_plays_and_passes_are_not_decisions() -> None:
         if t.kind is EventKind.MOVE
         and len(variant.legal_plays(t.before, t.dice, first_turn=t.first_turn)) > 1
     ]
-    assert len(review.decisions) == len(choices)
+    plays = [d for d in review.decisions if d.kind is DecisionKind.PLAY]
+    assert len(plays) == len(choices)
     assert all(d.error >= 0 for d in review.decisions)
 
 
 def test_the_hard_level_reviews_as_strong_and_easy_worse_than_hard() -> None:
+    """Plays only: the games are reviewed as games without the cube (neither player was
+    given the cube; reviewed with it, their missed doubles would count too)."""
     for seed in range(2):
         match, logs = play_match(
             "short", 1, seed, choose=_ai_chooser({0: "hard", 1: "easy"}, "short"), double_rate=0
         )
         game = match.current
-        review = review_game(logs[0].history, "short")
+        review = review_game(logs[0].history, "short", NO_CUBE)
         hard = review.players[game.side_of(0)]
         easy = review.players[game.side_of(1)]
         assert hard.label is Label.STRONG
         assert easy.error_rate > hard.error_rate
 
 
-def test_cube_actions_are_judged_in_the_dead_cube_model() -> None:
+def test_the_money_cube_model_doubles_and_takes_where_the_levels_do() -> None:
+    """Janowski at ⅔: the first double from E = 0.375, a redouble from 3/7, a take down to
+    the doubler's 4/7 — next to the levels' 0.40 / 0.48 / −0.56; past E = 1 playing on wins
+    more than the double (too good)."""
+
+    def doubles(e: float, redouble: bool = False) -> bool:
+        values = money_cube(e, redouble=redouble)
+        return values.double > values.no_double
+
+    assert not doubles(0.37) and doubles(0.38)
+    assert not doubles(0.42, redouble=True) and doubles(0.44, redouble=True)
+    assert money_cube(0.57).take_right and not money_cube(0.575).take_right
+    assert abs(0.375 - DOUBLE_AT) < 0.05 and abs(3 / 7 - REDOUBLE_AT) < 0.06
+    assert abs(-4 / 7 - TAKE_FROM) < 0.02
+    assert doubles(0.95) and not doubles(1.05)
+    # a clear drop not doubled loses the market: the double wins 1, playing on is worth less
+    drop = money_cube(0.7)
+    assert drop.double == 1.0 and 0.05 < drop.double - drop.no_double < 0.3
+    assert money_cube(-0.2).double < money_cube(-0.2).no_double
+
+
+def _holder(turns, index: int) -> tuple[object, bool]:
+    """Who owned the cube before turn ``index`` (None: centred) and whether that turn's
+    mover had just doubled."""
+    owner, doubled = None, False
+    for turn in turns[:index]:
+        if turn.kind is EventKind.TAKE:
+            owner = turn.side
+        doubled = turn.kind in (EventKind.DOUBLE, EventKind.TAKE)
+    return owner, doubled
+
+
+def test_a_missed_double_is_judged_where_the_player_had_the_cube() -> None:
+    """Random plays, doubles offered at random and always taken: a roll without a double is
+    judged only when the mover could double (centred or their own cube, not right after
+    their own double) and doubling was right; with their own cube it is a redouble."""
+    _, logs = play_match("short", 1, seed=1, double_rate=0.3, take_rate=1.0)
+    history = logs[0].history
+    review = review_game(history, "short")
+    turns, _ = game_turns(history, "short")
+    missed = [d for d in review.decisions if d.kind is DecisionKind.NO_DOUBLE]
+    assert len(missed) >= 3
+    for d in missed:
+        assert d.cube is not None and d.error > 0
+        assert d.best_equity == d.cube.double > d.played_equity == d.cube.no_double
+        owner, doubled = _holder(turns, d.index)
+        assert owner in (None, d.side) and not doubled
+        assert d.cube.redouble == (owner is d.side)
+        assert turns[d.index].kind in (EventKind.MOVE, EventKind.PASS)
+        mistake = explain(d, "short")
+        assert mistake.why is (Why.MISSED_REDOUBLE if d.cube.redouble else Why.MISSED_DOUBLE)
+        assert mistake.params["drop"] == int(not d.cube.take_right)
+    assert any(d.cube.redouble for d in missed if d.cube is not None)
+    # the same game read as one without the cube, or as the Crawford game of a match: no
+    # roll is a cube decision (the doubles it holds are judged as they were played)
+    for quiet in (
+        review_game(history, "short", NO_CUBE),
+        review_game(history, "short", match=MatchScore(5, 4, 2), crawford_game=True),
+    ):
+        assert not any(d.kind is DecisionKind.NO_DOUBLE for d in quiet.decisions)
+
+
+def test_cube_answers_are_judged_against_the_other_answer() -> None:
     _, logs = play_match("short", 1, seed=11, double_rate=0.5, take_rate=0.5)
     review = review_game(logs[0].history, "short")
     cube = [d for d in review.decisions if d.kind is not DecisionKind.PLAY]
-    assert cube, "the seeded game has cube actions"
+    assert any(d.kind in (DecisionKind.TAKE, DecisionKind.DROP) for d in cube)
     for d in cube:
+        assert d.cube is not None
         if d.kind is DecisionKind.TAKE:
+            assert d.played_equity == -d.cube.double_take
             assert d.best_equity == max(d.played_equity, -1.0)
         elif d.kind is DecisionKind.DROP:
-            assert d.played_equity == -1.0 and d.best_equity >= -1.0
-        else:
-            assert d.played_equity <= 1.0
+            assert d.played_equity == -1.0 and d.best_equity == max(-1.0, -d.cube.double_take)
+        elif d.kind is DecisionKind.DOUBLE:
+            assert d.played_equity == d.cube.double <= 1.0
+            why = explain(d, "short").why
+            if d.error > 0:
+                assert why is (Why.DOUBLE_EARLY if d.cube.take_right else Why.DOUBLE_TOO_GOOD)
+
+
+def _missed(review, side: Side) -> list[Decision]:
+    return [d for d in review.decisions if d.kind is DecisionKind.NO_DOUBLE and d.side is side]
+
+
+def test_in_a_match_the_cube_is_judged_by_match_winning_chances() -> None:
+    """Post-Crawford, the trailer (white, 5 away) should double at once and the leader (1
+    away) never gains by doubling: every judged no-double is the trailer's. The same game as
+    money play judges other rolls."""
+    _, logs = play_match("short", 1, seed=3, double_rate=0.0)
+    history = logs[0].history
+    score = MatchScore(5, 0, 4, crawford_done=True)
+    post = review_game(history, "short", match=score)
+    assert len(_missed(post, Side.WHITE)) >= 3 and not _missed(post, Side.BLACK)
+    for d in _missed(post, Side.WHITE):
+        assert d.cube is not None and d.cube.double_drop == pytest.approx(1.0)
+    money = review_game(history, "short")
+    assert {d.index for d in _missed(money, Side.WHITE)} != {
+        d.index for d in _missed(post, Side.WHITE)
+    }
+    # seen from black's side the same score gives black the trailer's doubles
+    flipped = review_game(history, "short", match=MatchScore(5, 4, 0, crawford_done=True))
+    assert _missed(flipped, Side.BLACK) and not _missed(flipped, Side.WHITE)
 
 
 def test_a_time_limit_stops_the_review_and_says_so() -> None:
@@ -143,11 +245,17 @@ def test_labels_and_words() -> None:
     for lang in ("ru", "en"):
         assert set(WHY[lang]) == {w.value for w in Why}
     assert why_line("blot_shots", {"shots": 11, "best_shots": 2}) == (
-        "оставили блот под 11 ударами из 36 (лучший ход — 2)"
+        "оставили блот под 11 ударами из 36 (после лучшего хода — 2)"
     )
     assert why_line("race", {"lead": 12}).startswith("гонка: вы впереди на 12 пипсов;")
     assert why_line("race", {"lead": -1}, "en").startswith("race: you are 1 pip behind;")
     assert why_line("race", {"lead": 0}).startswith("гонка: вы наравне по пипсам;")
+    assert why_line("missed_double", {"equity": 0.7, "drop": 1, "lost": 0.12}) == (
+        "надо было удвоить — у соперника уже отказ, удвоение сразу выигрывало ставку"
+    )
+    assert why_line("missed_redouble", {"equity": 0.5, "drop": 0}, "en").startswith(
+        "should have redoubled — you were strong enough, and the opponent could still take"
+    )
 
 
 def test_a_long_game_is_reviewed_with_reasons_from_its_features() -> None:

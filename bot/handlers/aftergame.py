@@ -4,10 +4,12 @@
 Replay sends the animated replay (drawn by the drawing process, ``Painter.replay``) with
 ``sendAnimation``; Record sends the whole match's ``.mat`` record up to this game
 (``engine.record``) with ``sendDocument``; Review sends the computer's review
-(``gameplay.reviews``: computed once in a worker process, then kept) as a message and one
-picture per mistake. Each works for anyone who can see the board (a finished game is public
-in its chat); a redelivered tap only sends the same thing again, and a tap on Review while
-that review is being prepared is answered without a second one.
+(``gameplay.reviews``: computed once in a worker process, then kept) as a message and an
+album of the mistakes' pictures; the last board of a match of several games also has Match
+review (the review of each game and each player's totals over the match, ``/review match``).
+Each works for anyone who can see the board (a finished game is public in its chat); a
+redelivered tap only sends the same thing again, and a tap on Review while that review is
+being prepared is answered without a second one.
 
 A board in an inline-mode message cannot carry files and its chat may not have the bot, so
 there the answer goes to the tapping player's private chat with the bot, and only the game's
@@ -27,6 +29,7 @@ from aiogram.types import (
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     Message,
 )
 
@@ -34,7 +37,7 @@ from bot import refusals
 from bot.callbacks import Act, GameCB
 from bot.handlers.util import ReplyChat, reply_chat
 from bot.presenter.common import localized, short_name
-from bot.presenter.review import mistake_pictures, review_text
+from bot.presenter.review import match_review_text, mistake_pictures, review_text
 from bot.showing import Shows
 from bot.texts import h, t
 from engine import Side
@@ -46,6 +49,11 @@ from gameplay.reviews import Reviews, ReviewStart
 from renderer.options import EN_LABELS, RU_LABELS
 
 log = logging.getLogger(__name__)
+
+#: Items of one album (Telegram's sendMediaGroup takes 2-10).
+ALBUM_MAX = 10
+#: ``/review match``: the first word that asks for the whole match.
+MATCH_WORDS = frozenset({"match", "матч", "m", "м"})
 
 
 def _wait_text(lang: str, key: str, to: ReplyChat) -> str:
@@ -62,17 +70,39 @@ def _names_by_side(snap: Snapshot) -> tuple[str, str]:
     )
 
 
+async def _finished_tap(
+    query: CallbackQuery,
+    lang: str,
+    snap: Snapshot,
+    shows: Shows,
+    bot: Bot,
+    *,
+    action: str = "typing",
+    wait: str | None = None,
+) -> ReplyChat | None:
+    """What every button of a finished game's board does first: a board whose game is not
+    over (an old message) is answered "outdated"; then the chat that gets the answer
+    (:func:`bot.handlers.util.reply_chat`, which shows ``action``) and, with ``wait``, the
+    tap answered with that text (and where the answer goes). None: the tap was answered and
+    there is nothing to send. The game itself is loaded by the middleware (``snap``)."""
+    if snap.game.result is None:
+        await query.answer(t(lang, "outdated"))
+        return None
+    to = await reply_chat(query, lang, bot, shows.outbox, players=snap, action=action)
+    if to is not None and wait is not None:
+        await query.answer(_wait_text(lang, wait, to))
+    return to
+
+
 async def replay(
     query: CallbackQuery, callback_data: GameCB, lang: str, snap: Snapshot, shows: Shows, bot: Bot
 ) -> None:
     """Send the finished game's animated replay to the chat of the tapped board."""
-    if snap.game.result is None:
-        await query.answer(t(lang, "outdated"))
-        return
-    to = await reply_chat(query, lang, bot, shows.outbox, players=snap, action="upload_video")
+    to = await _finished_tap(
+        query, lang, snap, shows, bot, action="upload_video", wait="replay_wait"
+    )
     if to is None:
         return
-    await query.answer(_wait_text(lang, "replay_wait", to))
     snap = localized(snap, lang)
     game = snap.game
     chat_id = to.chat_id
@@ -117,13 +147,11 @@ async def record(
     archive: Archive,
 ) -> None:
     """Send the match's record up to this game (every game of it) as a ``.mat`` document."""
-    if snap.game.result is None:
-        await query.answer(t(lang, "outdated"))
-        return
-    to = await reply_chat(query, lang, bot, shows.outbox, players=snap, action="upload_document")
+    to = await _finished_tap(
+        query, lang, snap, shows, bot, action="upload_document", wait="record_wait"
+    )
     if to is None:
         return
-    await query.answer(_wait_text(lang, "record_wait", to))
     snap = localized(snap, lang)
     game = snap.game
     chat_id = to.chat_id
@@ -144,27 +172,29 @@ async def record(
 
 async def review(
     query: CallbackQuery,
+    callback_data: GameCB,
     lang: str,
     snap: Snapshot,
     shows: Shows,
     bot: Bot,
     reviews: Reviews,
 ) -> None:
-    """Review the finished game of the tapped board in its chat."""
-    if snap.game.result is None:
-        await query.answer(t(lang, "outdated"))
-        return
-    to = await reply_chat(query, lang, bot, shows.outbox, players=snap)
+    """Review the finished game of the tapped board in its chat, or with Match review (the
+    last board of a match) the whole match."""
+    whole_match = callback_data.a is Act.MATCH_REVIEW
+    to = await _finished_tap(query, lang, snap, shows, bot)
     if to is None:
         return
-    start, task = reviews.request(snap.game_id)
+    key = "match_review" if whole_match else "review"
+    request = reviews.request_match if whole_match else reviews.request
+    start, task = request(snap.game_id)
     if start is ReviewStart.RUNNING and not to.private:  # it will be answered in this chat
-        await query.answer(t(lang, "review_running"))
+        await query.answer(t(lang, f"{key}_running"))
         return
     # From an inline message a running request is for the other player's private chat (or
     # this player's earlier tap): this chat gets the review too when it is ready.
-    await query.answer(_wait_text(lang, "review_wait", to))
-    await _deliver(task, snap, lang, to.chat_id, to.thread_id, shows, bot)
+    await query.answer(_wait_text(lang, f"{key}_wait", to))
+    await _deliver(task, snap, lang, to.chat_id, to.thread_id, shows, bot, whole_match=whole_match)
 
 
 async def review_command(
@@ -180,8 +210,11 @@ async def review_command(
     reviews: Reviews,
 ) -> None:
     """``/review`` — the last finished game here (a private chat: the user's last game);
-    ``/review 123`` — game No. 123 if it was played here or by the user."""
-    args = (command.args or "").strip().lstrip("#№")
+    ``/review 123`` — game No. 123 if it was played here or by the user; ``/review match``
+    (``матч``) with or without a number — that game's whole match."""
+    words = (command.args or "").split()
+    whole_match = bool(words) and words[0].lower() in MATCH_WORDS
+    args = " ".join(words[1:] if whole_match else words).lstrip("#№")
     if args and not args.isdigit():
         await message.answer(t(lang, "review_usage"))
         return
@@ -195,13 +228,22 @@ async def review_command(
         else:
             await refusals.reply(message, lang, refused)
         return
-    start, task = reviews.request(snap.game_id)
+    whole = whole_match and snap.match.length > 1  # a single game's match is the game
+    key = "match_review" if whole else "review"
+    request = reviews.request_match if whole else reviews.request
+    start, task = request(snap.game_id)
     if start is ReviewStart.RUNNING:
-        await message.answer(t(lang, "review_running"))
+        await message.answer(t(lang, f"{key}_running"))
         return
-    if await reviews.stored(snap.game_id) is None:
-        await message.answer(t(lang, "review_wait"))
-    await _deliver(task, snap, lang, place.chat_id, place.thread_id or None, shows, bot)
+    if whole:
+        ready = await reviews.match_stored(snap.game_id)
+    else:
+        ready = await reviews.stored(snap.game_id) is not None
+    if not ready:
+        await message.answer(t(lang, f"{key}_wait"))
+    await _deliver(
+        task, snap, lang, place.chat_id, place.thread_id or None, shows, bot, whole_match=whole
+    )
 
 
 async def _deliver(
@@ -212,44 +254,69 @@ async def _deliver(
     thread_id: int | None,
     shows: Shows,
     bot: Bot,
+    *,
+    whole_match: bool = False,
 ) -> None:
-    """Wait for the review and send it: the summary, then one picture per mistake (drawn by
-    the drawing process). Nothing is sent when another bot process computed it for its own
-    request (that one sends it)."""
-    outbox = shows.outbox
-
-    async def say(text: str) -> None:
-        await outbox.run(
-            chat_id, lambda: bot.send_message(chat_id, text, message_thread_id=thread_id)
-        )
-
+    """Wait for the review and send it: the summary, then the mistakes' pictures (drawn by
+    the drawing process); a match's review (``whole_match``) is one message, each game's own
+    review has the pictures. Nothing is sent when another bot process computed it for its
+    own request (that one sends it)."""
     try:
         result = await asyncio.shield(task)
     except Refused as refused:
-        await say(refusals.refusal_text(lang, refused))
+        await _say(refusals.refusal_text(lang, refused), chat_id, thread_id, shows, bot)
         return
     except Exception:
         log.exception("the review of game %s failed", snap.game_id)
-        await say(t(lang, "review_failed"))
+        await _say(t(lang, "review_failed"), chat_id, thread_id, shows, bot)
         return
     if result is None:
         return
     snap = localized(snap, lang)
+    if whole_match:
+        text = match_review_text(result, (snap.names[0], snap.names[1]), lang)
+        await _say(text, chat_id, thread_id, shows, bot)
+        return
     game = snap.game
     names = {side: snap.names[game.seat_of(side)] for side in Side}
-    await say(review_text(result, names, lang))
+    await _say(review_text(result, names, lang), chat_id, thread_id, shows, bot)
     painter = shows.boards.painter
-    for picture in mistake_pictures(result, names, lang):
+    album = []
+    for n, picture in enumerate(mistake_pictures(result, names, lang), start=1):
         image = await painter.mistake(
             picture.position, picture.played, picture.best, picture.options
         )
-        upload = BufferedInputFile(image, filename=f"review-{snap.game_id}.jpg")
-        caption = picture.caption
-        await outbox.run(
+        upload = BufferedInputFile(image, filename=f"review-{snap.game_id}-{n}.jpg")
+        album.append(InputMediaPhoto(media=upload, caption=picture.caption))
+    await _send_album(album, chat_id, thread_id, shows, bot)
+
+
+async def _say(text: str, chat_id: int, thread_id: int | None, shows: Shows, bot: Bot) -> None:
+    await shows.outbox.run(
+        chat_id, lambda: bot.send_message(chat_id, text, message_thread_id=thread_id)
+    )
+
+
+async def _send_album(
+    album: list[InputMediaPhoto], chat_id: int, thread_id: int | None, shows: Shows, bot: Bot
+) -> None:
+    """The mistakes' pictures as one album (``sendMediaGroup``: one message, each picture
+    with its own caption; at most :data:`ALBUM_MAX` a group), a lone picture as a photo."""
+    for start in range(0, len(album), ALBUM_MAX):
+        part = album[start : start + ALBUM_MAX]
+        if len(part) == 1:
+            (photo,) = part
+            await shows.outbox.run(
+                chat_id,
+                lambda photo=photo: bot.send_photo(
+                    chat_id, photo.media, caption=photo.caption, message_thread_id=thread_id
+                ),
+            )
+            continue
+        await shows.outbox.run(
             chat_id,
-            lambda upload=upload, caption=caption: bot.send_photo(
-                chat_id, upload, caption=caption, message_thread_id=thread_id
-            ),
+            lambda part=part: bot.send_media_group(chat_id, part, message_thread_id=thread_id),
+            messages=len(part),
         )
 
 
@@ -307,7 +374,7 @@ def router() -> Router:
     quiet = {"tap": "load", "claim": "none"}
     cbq.register(replay, GameCB.filter(F.a == Act.REPLAY), flags=quiet)
     cbq.register(record, GameCB.filter(F.a == Act.RECORD), flags=quiet)
-    cbq.register(review, GameCB.filter(F.a == Act.REVIEW), flags=quiet)
+    cbq.register(review, GameCB.filter(F.a.in_({Act.REVIEW, Act.MATCH_REVIEW})), flags=quiet)
     r.message.register(review_command, Command("review"))
     r.message.register(history, Command("history"))
     return r

@@ -8,8 +8,7 @@ rights are Telegram's, so they are checked here, again on the confirming tap.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command
@@ -24,8 +23,6 @@ from bot.showing import Shows
 from bot.texts import h, t
 from engine import Side
 from gameplay import Actor, GameService, Place, Refusal, Refused, Snapshot
-
-T = TypeVar("T")
 
 
 def _buttons(lang: str, snap: Snapshot, *pairs: tuple[str, Act]) -> InlineKeyboardMarkup:
@@ -47,25 +44,27 @@ async def _drop(query: CallbackQuery, shows: Shows) -> None:
 
 async def _ending(
     query: CallbackQuery,
+    callback_data: GameCB,
     lang: str,
     shows: Shows,
-    game_id: int,
-    call: Awaitable[T | None],
+    call: Awaitable[Snapshot | None],
     done: str,
-) -> T | None:
-    """Run a tap's ending of game ``game_id``: a refusal answers the tap; success answers
-    ``done`` and removes the message it came in and the game's notices (a reminder, a Claim
-    button). None for a refusal or a repeated update."""
+    show: Callable[[Snapshot], Awaitable[None]],
+) -> None:
+    """Run a tap's ending of the game of ``callback_data``: a refusal answers the tap;
+    success answers ``done``, removes the message it came in and the game's notices (a
+    reminder, a Claim button) and shows the game (``show``). A repeated update (None)
+    changes nothing more."""
     try:
-        result = await call
+        snap = await call
     except Refused as refused:
         await refusals.answer_tap(query, lang, refused)
-        return None
+        return
     await query.answer(t(lang, done))
-    if result is not None:
+    if snap is not None:
         await _drop(query, shows)
-        await shows.boards.clear_notices(game_id)
-    return result
+        await shows.boards.clear_notices(callback_data.game)
+        await show(snap)
 
 
 # ---- timeout ---------------------------------------------------------------------------------
@@ -81,21 +80,25 @@ async def claim(
     update_id: int | None = None,
 ) -> None:
     """Claim a game whose mover's time is up (scored as their resignation, M-19)."""
-    outcome = await _ending(
-        query,
-        lang,
-        shows,
-        callback_data.game,
-        games.claim(actor, callback_data.game, callback_data.v, update_id=update_id),
-        "claim_done",
-    )
-    if outcome is not None and outcome.snap is not None:
-        await shows.update(outcome.snap, actor_user_id=actor.user_id)
+
+    async def claimed() -> Snapshot | None:
+        outcome = await games.claim(actor, callback_data.game, callback_data.v, update_id=update_id)
+        return outcome.snap  # None: a repeated update
+
+    async def show(snap: Snapshot) -> None:
+        await shows.update(snap, actor_user_id=actor.user_id)
+
+    await _ending(query, callback_data, lang, shows, claimed(), "claim_done", show)
+
+
+async def _dismiss(query: CallbackQuery, lang: str, shows: Shows, said: str) -> None:
+    """A "no" to an offer or a confirmation: the tap answered ``said``, the message gone."""
+    await query.answer(t(lang, said))
+    await _drop(query, shows)
 
 
 async def keep_waiting(query: CallbackQuery, lang: str, shows: Shows) -> None:
-    await query.answer(t(lang, "wait_ok"))
-    await _drop(query, shows)
+    await _dismiss(query, lang, shows, "wait_ok")
 
 
 # ---- /abandon --------------------------------------------------------------------------------
@@ -183,16 +186,8 @@ async def abandon_yes(
     shows: Shows,
     update_id: int | None = None,
 ) -> None:
-    snap = await _ending(
-        query,
-        lang,
-        shows,
-        callback_data.game,
-        games.accept_abandon(actor, callback_data.game, callback_data.v, update_id=update_id),
-        "abandon_accepted",
-    )
-    if snap is not None:
-        await shows.refresh(snap)
+    accepted = games.accept_abandon(actor, callback_data.game, callback_data.v, update_id=update_id)
+    await _ending(query, callback_data, lang, shows, accepted, "abandon_accepted", shows.refresh)
 
 
 async def abandon_no(
@@ -208,8 +203,7 @@ async def abandon_no(
     except Refused as refused:
         await refusals.answer_tap(query, lang, refused)
         return
-    await query.answer(t(lang, "abandon_declined"))
-    await _drop(query, shows)
+    await _dismiss(query, lang, shows, "abandon_declined")
 
 
 async def admin_end(
@@ -226,21 +220,12 @@ async def admin_end(
     if place.private or not await is_admin(bot, place.chat_id, query.from_user.id):
         await refusals.answer_tap(query, lang, Refused(Refusal.NOT_ADMIN))
         return
-    snap = await _ending(
-        query,
-        lang,
-        shows,
-        callback_data.game,
-        games.end_by_admin(callback_data.game, update_id=update_id),
-        "admin_ended",
-    )
-    if snap is not None:
-        await shows.refresh(snap)
+    ended = games.end_by_admin(callback_data.game, update_id=update_id)
+    await _ending(query, callback_data, lang, shows, ended, "admin_ended", shows.refresh)
 
 
 async def admin_keep(query: CallbackQuery, lang: str, shows: Shows) -> None:
-    await query.answer(t(lang, "admin_kept"))
-    await _drop(query, shows)
+    await _dismiss(query, lang, shows, "admin_kept")
 
 
 def router() -> Router:

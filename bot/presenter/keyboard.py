@@ -70,6 +70,8 @@ def _play_rows(
                 btn(t(lang, "btn_review"), Act.REVIEW),
             ]
         )
+        if snap.match.is_over and snap.match.game_number > 1:
+            rows.append([btn(t(lang, "btn_match_review"), Act.MATCH_REVIEW)])
         if snap.match.is_over:
             # A rematch offer is a new message in the game's chat: an inline message has none.
             if not view.inline:

@@ -16,7 +16,7 @@ from bot.texts import h, localized_notation, t
 from engine import Side
 from engine.position import Position
 from engine.step import Step
-from gameplay.reviews import PlayerSummary, Review, ReviewedMistake
+from gameplay.reviews import MatchReview, PlayerSummary, Review, ReviewedMistake
 from renderer.options import EN_LABELS, RU_LABELS, BoardOptions
 from teacher.review_text import decisions_text, label_text, number_text, why_line
 
@@ -115,6 +115,59 @@ def review_text(review: Review, names: dict[Side, str], lang: str) -> str:
     return "\n".join(lines)
 
 
+def match_review_text(review: MatchReview, names: tuple[str, str], lang: str) -> str:
+    """The review of a whole match (HTML): each player's error rate over all its games,
+    then each game's two rates and result. ``names`` by seat (colours change from game to
+    game in long nardy, so players are named, not coloured)."""
+    a, b = (h(short_name(n)) for n in names)
+    lines = [
+        t(
+            lang,
+            "match_review_title",
+            a=a,
+            b=b,
+            variant=t(lang, f"variant_{review.variant}"),
+            length=review.length,
+            score=f"{review.score[0]}:{review.score[1]}",
+        ),
+        t(lang, "review_scale"),
+        "",
+    ]
+    for seat, name in enumerate((a, b)):
+        totals = review.totals(seat)
+        lines.append(
+            t(
+                lang,
+                "match_review_player",
+                name=name,
+                rate=rate_text(totals.error_rate, lang),
+                label=label_text(str(totals.label), lang),
+                decisions=decisions_text(totals.decisions, lang),
+            )
+        )
+    lines.extend(["", t(lang, "match_review_games")])
+    for n, game in enumerate(review.games, start=1):
+        winner = "—" if game.winner_seat is None else (a, b)[game.winner_seat]
+        lines.append(
+            t(
+                lang,
+                "match_review_game",
+                n=n,
+                game=game.review.game_id,
+                a=a,
+                rate_a=rate_text(game.seat_summary(0).error_rate, lang),
+                b=b,
+                rate_b=rate_text(game.seat_summary(1).error_rate, lang),
+                winner=winner,
+                points=game.points,
+            )
+        )
+    if not review.complete:
+        lines.extend(["", t(lang, "review_incomplete")])
+    lines.extend(["", t(lang, "match_review_hint", game=review.games[-1].review.game_id)])
+    return "\n".join(lines)
+
+
 def mistake_pictures(review: Review, names: dict[Side, str], lang: str) -> list[MistakePicture]:
     """Every player's mistakes as pictures, white's first: each board from the mover's side
     with the mover's numbers (those of the caption's notation) and the roll."""
@@ -150,4 +203,11 @@ def mistake_pictures(review: Review, names: dict[Side, str], lang: str) -> list[
     return out
 
 
-__all__ = ["MistakePicture", "lost_text", "mistake_pictures", "rate_text", "review_text"]
+__all__ = [
+    "MistakePicture",
+    "lost_text",
+    "match_review_text",
+    "mistake_pictures",
+    "rate_text",
+    "review_text",
+]

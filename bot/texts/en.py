@@ -214,10 +214,22 @@ TEXTS: dict[str, str] = {
     "record_note_long": "; long nardy: the same layout with long-nardy points",
     "record_note_short": "",
     "btn_review": "🧑‍🏫 Review",
+    "btn_match_review": "🧑‍🏫 Match review",
+    "match_review_wait": "Reviewing the match game by game: the computer judges every decision…",
+    "match_review_running": "This match's review is already being prepared; it will come here.",
+    "match_review_title": "🧑‍🏫 <b>Match review</b>: {a} — {b}, {variant}, {length}-point "
+    "match, score {score}",
+    "match_review_player": "<b>{name}</b>: {rate} — {label} ({decisions} in the match)",
+    "match_review_games": "Game by game:",
+    "match_review_game": "{n}. No. {game}: {a} {rate_a} · {b} {rate_b} — {winner} +{points}",
+    "match_review_hint": "A game's mistakes with pictures: /review and the game's number, "
+    "e.g. /review {game}.",
     "review_wait": "Reviewing the game: the computer judges every decision…",
     "review_running": "This game's review is already being prepared; it will come here.",
     "review_failed": "The game could not be reviewed. Please try again a little later.",
     "game_not_over": "The review comes once the game is over.",
+    "match_not_over": "The match review comes once the match is over; a finished game's "
+    "review: /review.",
     "review_title": "🧑‍🏫 <b>Game review</b>: {white} — {black}, {variant}",
     "review_scale": "Error rate: equity lost per decision on average, ×1000: up to 5 is "
     "strong play, up to 25 average, above that a beginner's.",
@@ -229,11 +241,13 @@ TEXTS: dict[str, str] = {
     "review_cube_double": "the double",
     "review_cube_take": "taking the double",
     "review_cube_drop": "dropping the double",
+    "review_cube_no_double": "rolled without doubling",
     "review_incomplete": "Not every turn was judged: the game is too long for the time allowed.",
     "review_pictures": "Pictures: orange arrows are the play made, dashed blue ones the best.",
     "review_picture": "{disc} {name} · mistake {n} of {of} · turn {turn}\n{what}\n−{lost}: {why}",
     "review_usage": "Review: /review — the last finished game here, /review 123 — game "
-    "No. 123. The list of games: /history",
+    "No. 123, /review match — the whole match (/review match 123 — the match of game No. "
+    "123). The list of games: /history",
     "review_none": "No finished game to review here yet. Start one: /new",
     "review_not_here": "Game No. {game} is not among this chat's games or yours.",
     "history_title": "🗂 <b>Recent games</b>{whose}",

@@ -213,10 +213,22 @@ TEXTS: dict[str, str] = {
     "record_note_long": "; длинные нарды — та же разметка с пунктами длинных нард",
     "record_note_short": "",
     "btn_review": "🧑‍🏫 Разбор",
+    "btn_match_review": "🧑‍🏫 Разбор матча",
+    "match_review_wait": "Разбираю матч партию за партией: компьютер оценивает каждое решение…",
+    "match_review_running": "Разбор этого матча уже готовится — он придёт сюда.",
+    "match_review_title": "🧑‍🏫 <b>Разбор матча</b>: {a} — {b}, {variant}, матч до {length}, "
+    "счёт {score}",
+    "match_review_player": "<b>{name}</b>: {rate} — {label} ({decisions} за матч)",
+    "match_review_games": "По партиям:",
+    "match_review_game": "{n}. №{game}: {a} {rate_a} · {b} {rate_b} — {winner} +{points}",
+    "match_review_hint": "Ошибки партии с картинками — /review и номер партии, например "
+    "/review {game}.",
     "review_wait": "Разбираю партию: компьютер оценивает каждое решение…",
     "review_running": "Разбор этой партии уже готовится — он придёт сюда.",
     "review_failed": "Не удалось разобрать партию. Попробуйте ещё раз чуть позже.",
     "game_not_over": "Разбор будет, когда партия закончится.",
+    "match_not_over": "Разбор матча будет, когда матч закончится; разбор сыгранной партии — "
+    "/review.",
     "review_title": "🧑‍🏫 <b>Разбор партии</b>: {white} — {black}, {variant}",
     "review_scale": "Ошибка — сколько очка в среднем теряет одно решение, ×1000: "
     "до 5 — сильная игра, до 25 — средняя, больше — новичок.",
@@ -228,11 +240,13 @@ TEXTS: dict[str, str] = {
     "review_cube_double": "удвоение",
     "review_cube_take": "принятие удвоения",
     "review_cube_drop": "отказ от удвоения",
+    "review_cube_no_double": "бросок без удвоения",
     "review_incomplete": "Разобраны не все ходы: партия слишком длинная для отведённого времени.",
     "review_pictures": "Картинки: оранжевые стрелки — ваш ход, синие пунктирные — лучший.",
     "review_picture": "{disc} {name} · ошибка {n} из {of} · ход {turn}\n{what}\n−{lost}: {why}",
     "review_usage": "Разбор: /review — последняя законченная партия здесь, "
-    "/review 123 — партия №123. Список партий: /history",
+    "/review 123 — партия №123, /review матч — весь матч (/review матч 123 — матч партии "
+    "№123). Список партий: /history",
     "review_none": "Здесь ещё нет законченных партий для разбора. Начните: /new",
     "review_not_here": "Партия №{game} не найдена среди партий этого чата и ваших.",
     "history_title": "🗂 <b>Последние партии</b>{whose}",

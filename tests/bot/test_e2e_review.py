@@ -1,7 +1,7 @@
 """The game review end to end on the fake Bot API server: a game against the computer played
 to its end, then «Разбор»: one review however often it is tapped while it is prepared (the
 computation runs in a worker process while the bot keeps answering), each player's error rate
-with its label and the biggest mistakes as pictures; asked again, it comes at once from
+with its label and the biggest mistakes as pictures in one album; asked again, it comes at once from
 storage; `/review`, `/history` and `/stats` show it too, in Russian and in English. A review a
 dead worker had claimed is taken over once its lease ends (a restart in the middle)."""
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 
+import storage
 from bot.texts import t
 from tests.bot.harness import active_match, current_board, running_bot, type_and_wait
 from tests.bot.test_e2e_aftergame import finish_a_game_against_the_computer
@@ -33,6 +34,20 @@ def _texts_since(tg: FakeTelegram, chat, mark: int, method: str) -> list[str]:
     ]
 
 
+def _pictures_since(tg: FakeTelegram, chat, mark: int) -> list[str]:
+    """The captions of the mistakes' pictures sent since ``mark``: the album's items (or a
+    lone photo), as the chat shows them."""
+    captions = []
+    for call in tg.calls(None, chat):
+        if call.seq <= mark or not call.ok:
+            continue
+        if call.method == "sendMediaGroup":
+            captions.extend(str(m.get("caption") or "") for m in call.result)
+        elif call.method == "sendPhoto":
+            captions.append(str(call.params.get("caption") or ""))
+    return captions
+
+
 async def _wait_for_review(tg: FakeTelegram, chat, mark: int, title: str, pictures: int) -> None:
     await tg.wait_for(
         lambda c: c.method == "sendMessage" and title in str(c.params.get("text", "")),
@@ -41,10 +56,23 @@ async def _wait_for_review(tg: FakeTelegram, chat, mark: int, title: str, pictur
         timeout=120,
     )
     deadline = time.monotonic() + 60
-    while len(_texts_since(tg, chat, mark, "sendPhoto")) < pictures:
+    while len(_pictures_since(tg, chat, mark)) < pictures:
         assert time.monotonic() < deadline, tg.transcript(chat)[-3000:]
         await asyncio.sleep(0.1)
     await tg.wait_idle(quiet=0.2, timeout=30)
+
+
+def _one_album(tg: FakeTelegram, chat, mark: int, pictures: int) -> None:
+    """Two or more pictures come as one album (one group id), a lone one as a photo."""
+    albums = [c for c in tg.calls("sendMediaGroup", chat) if c.seq > mark and c.ok]
+    photos = [c for c in tg.calls("sendPhoto", chat) if c.seq > mark and c.ok]
+    if pictures >= 2:
+        assert len(albums) == 1 and not photos
+        (album,) = albums
+        assert len(album.result) == pictures
+        assert len({m["media_group_id"] for m in album.result}) == 1
+    else:
+        assert len(photos) == pictures and not albums
 
 
 async def test_review_of_a_game_against_the_computer(tmp_path: Path) -> None:
@@ -95,9 +123,10 @@ async def test_review_of_a_game_against_the_computer(tmp_path: Path) -> None:
             summary = summaries[0]
             assert "Вера" in summary and "Компьютер" in summary
             assert "решени" in summary and ("новичок" in summary or "средняя игра" in summary)
-            captions = _texts_since(tg, chat, mark, "sendPhoto")
+            captions = _pictures_since(tg, chat, mark)
             assert len(captions) == pictures
             assert all("ошибка" in c and "ход" in c and "−" in c for c in captions)
+            _one_album(tg, chat, mark, pictures)
             photo = tg.last_bot_message(chat)
             assert photo.photo is not None
             with Image.open(io.BytesIO(photo.photo)) as image:
@@ -138,7 +167,7 @@ async def test_review_of_a_game_against_the_computer(tmp_path: Path) -> None:
             await _wait_for_review(tg, chat, mark, "Game review", pictures)
             english = [x for x in _texts_since(tg, chat, mark, "sendMessage") if "Game review" in x]
             assert len(english) == 1 and "decisions" in english[0]
-            assert all("mistake" in c for c in _texts_since(tg, chat, mark, "sendPhoto"))
+            assert all("mistake" in c for c in _pictures_since(tg, chat, mark))
             assert run.app.reviews.computed == 1
             tg.save_transcript(tmp_path / "review-transcript.txt", chat)
 
@@ -228,5 +257,62 @@ async def test_review_of_a_long_game_in_a_group_tapped_by_both_players(tmp_path:
                 if c.params.get("callback_query_id") == bobs
             ]
             assert answers == [t("ru", "review_running")]
-            assert len(_texts_since(tg, group, mark, "sendPhoto")) == pictures
+            assert len(_pictures_since(tg, group, mark)) == pictures
+            _one_album(tg, group, mark, pictures)
             tg.save_transcript(tmp_path / "group-review-transcript.txt", group)
+
+
+async def test_review_of_a_whole_match_in_a_group(tmp_path: Path) -> None:
+    """A 3-point short match between two people in a group, played to its end: its last
+    board offers «Разбор матча», which reviews every game once and answers with each player's
+    rate over the match and each game's line; `/review матч` gives it again from storage.
+    A name with HTML in it is shown as typed."""
+    async with FakeTelegram(token=TOKEN) as tg:
+        alice = tg.user(111, "Алиса <b>&</b>", language_code="ru")
+        bob = tg.user(112, "Bob", language_code="en")
+        group = tg.group(-1002, "Матчи", admins=[alice])
+        async with running_bot(tg, tmp_path / "bot.sqlite3", seed=8) as run:
+            await tg.wait_idle()
+            await type_and_wait(tg, group, alice, "/new short 3")
+            mark = tg.mark()
+            await tg.tap_button(group, bob, "✋ Присоединиться")
+            await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+            await tg.wait_idle(quiet=0.1)
+            rng = random.Random(2)
+            for _ in range(8):
+                await drive_game(
+                    tg, run.app, {-1002: group}, {111: alice, 112: bob}, game_chat=-1002, rng=rng
+                )
+                await tg.wait_idle(quiet=0.3)
+                snap = await active_match(run.app, group.id, alice.id)
+                if snap is None or snap.match.is_over:  # no next game: the match is over
+                    break
+            (last,) = await run.app.store.list_chat_games(
+                group.id, status=storage.GameStatus.FINISHED, limit=1
+            )
+            assert last.match_length == 3
+            games = await run.app.store.match_games(last.game_id)
+            final = current_board(tg, group)
+            label = t("ru", "btn_match_review")
+            if len(games) == 1:  # the seed must give a match of several games
+                raise AssertionError("one game decided the match")
+            assert label in [x for row in final.button_labels() for x in row]
+            mark = tg.mark()
+            await tg.tap_button(group, bob, label, message_id=final.message_id)
+            call = await tg.wait_for(
+                lambda c: c.method == "sendMessage" and "Разбор матча" in str(c.params["text"]),
+                chat_id=group,
+                since=mark,
+                timeout=180,
+            )
+            text = tg.messages[group.id][call.result["message_id"]].text or ""
+            assert run.app.reviews.computed == len(games)
+            assert "Алиса <b>&</b>" in text and "Bob" in text and "счёт" in text
+            assert "за матч" in text and "По партиям:" in text
+            for n, row in enumerate(games, start=1):
+                assert f"{n}. №{row.game_id}:" in text
+            mark = tg.mark()
+            await type_and_wait(tg, group, alice, f"/review матч {games[0].game_id}")
+            again = [x for x in _texts_since(tg, group, mark, "sendMessage") if "Разбор матча" in x]
+            assert again == [call.params["text"]] and run.app.reviews.computed == len(games)
+            tg.save_transcript(tmp_path / "match-review-transcript.txt", group)

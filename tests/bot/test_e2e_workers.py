@@ -12,7 +12,8 @@ do). Group games are played by buttons to the end, all at once, while
 
 Afterwards every game is finished, every move log is gapless, the statistics add up, every tap
 was answered, each group shows exactly one board, and every worker wrote JSON log lines.
-``NARDY_E2E_WORKER_GAMES`` sets how many games (default 4; the issue's run used more).
+``NARDY_E2E_WORKER_GAMES`` sets how many games (default 4; the issue's run used more) and
+``NARDY_E2E_WORKER_SECONDS`` how long they may take (900).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "e2e_workers_secret"
 GAMES = int(os.environ.get("NARDY_E2E_WORKER_GAMES", "4"))
+#: Seconds the games may take together (``NARDY_E2E_WORKER_SECONDS``; a run of 100 games on a
+#: busy two-core machine needs more than the default).
+PLAY_SECONDS = float(os.environ.get("NARDY_E2E_WORKER_SECONDS", "900"))
 
 
 def _free_port() -> int:
@@ -288,7 +292,15 @@ async def test_three_webhook_workers_one_killed_mid_run_lose_and_double_nothing(
             games = [
                 play_game(tg, i, tally, double_tap=i == 0, redeliver=i == 1) for i in range(GAMES)
             ]
-            await asyncio.wait_for(asyncio.gather(chaos(), *games), timeout=900)
+            started = time.monotonic()
+            try:
+                await asyncio.wait_for(asyncio.gather(chaos(), *games), timeout=PLAY_SECONDS)
+            except TimeoutError:
+                raise AssertionError(
+                    f"{tally.finished} of {GAMES} games finished, {len(tally.taps)} taps "
+                    f"sent in {PLAY_SECONDS:.0f} s"
+                ) from None
+            print(f"{GAMES} games, {len(tally.taps)} taps in {time.monotonic() - started:.0f} s")
             await tg.wait_idle(quiet=0.5, timeout=60)
             assert tally.finished == GAMES
             assert crew[1].starts == 2

@@ -147,3 +147,87 @@ async def test_closing_in_the_middle_of_a_review_gives_its_claim_back(store) -> 
     await reviews.close()
     assert task.cancelled()
     assert await store.get_review(game_id) is None
+
+
+def test_a_match_game_is_reviewed_at_its_score_and_the_crawford_game_without_the_cube() -> None:
+    """``match_context`` gives the worker the score before the game from white's side and
+    whether it is the Crawford game; a single game has no score (money play)."""
+    from ai.match import MatchScore
+    from engine import Options
+    from gameplay.reviews import match_context
+
+    states: list[str] = []
+    play_match("short", 5, seed=5, states=states, double_rate=0.0, options=Options(crawford=True))
+    assert len(states) >= 3
+    seen_crawford = False
+    for state in states:
+        game_match = Match.from_json(state)
+        game = game_match.current
+        score, crawford_game = match_context(game_match)
+        before = [0, 0]
+        for r in game_match.results[: game_match.game_number - 1]:
+            before[int(r["winner_seat"])] += int(r["points"])
+        white = game.seat_of(Side.WHITE)
+        assert score == MatchScore(
+            5, min(5, before[white]), min(5, before[1 - white]), game_match.crawford_done, True
+        )
+        assert crawford_game == game.crawford
+        seen_crawford |= crawford_game
+    assert seen_crawford, "the seeded match has a Crawford game"
+    single = Match.from_json(_single_state())
+    assert match_context(single) == (None, False)
+
+
+def _single_state() -> str:
+    states: list[str] = []
+    play_match("short", 1, seed=1, states=states)
+    return states[0]
+
+
+async def test_a_whole_match_is_reviewed_game_by_game_with_totals_per_player(store) -> None:
+    """Every game of a finished match reviewed once (stored like a single game's review),
+    each player's totals the sum over the games of the colour they played in each; refused
+    while the match goes on."""
+    from gameplay.reviews import MatchReview
+    from tests.gameplay.test_archive import ALICE, BOB, _stored_match
+
+    await store.upsert_user(ALICE, "Alice")
+    await store.upsert_user(BOB, "Bob")
+    ids, states, _ = await _stored_match(store, "short", 3, seed=3)
+    assert len(ids) >= 2
+    reviews = Reviews(store, executor_factory=_threads)
+    try:
+        review = await reviews.match_review(ids[1])
+        assert isinstance(review, MatchReview) and reviews.computed == len(ids)
+        again = await reviews.match_review(ids[0])
+        assert again == review and reviews.computed == len(ids)
+        single = await reviews.stored(ids[0])
+        assert single is not None and review.games[0].review == single
+    finally:
+        await reviews.close()
+    last = Match.from_json(states[-1])
+    assert review.length == 3 and max(review.score) == 3 and review.score == tuple(last.score)
+    for seat in (0, 1):
+        parts = []
+        for game_id, state, game in zip(ids, states, review.games, strict=True):
+            white_seat = Match.from_json(state).current.white_seat
+            side = Side.WHITE if seat == white_seat else Side.BLACK
+            stored = await store.get_review(game_id)
+            assert stored is not None
+            parts.append(
+                (stored.white_decisions, stored.white_error)
+                if side is Side.WHITE
+                else (stored.black_decisions, stored.black_error)
+            )
+            assert game.white_seat == white_seat
+        totals = review.totals(seat)
+        assert totals.decisions == sum(d for d, _ in parts)
+        assert totals.total_error == pytest.approx(sum(e for _, e in parts))
+        assert totals.error_rate == pytest.approx(1000 * totals.total_error / totals.decisions)
+    assert [g.winner_seat for g in review.games] == [int(r["winner_seat"]) for r in last.results]
+
+    # a match still being played: its finished first game stored, the second one running
+    row = await store.create_game(storage.NewGame("short", GROUP, 1, 2, states[0], match_length=3))
+    with pytest.raises(Refused) as refused:
+        await Reviews(store, executor_factory=_threads).match_review(row.game_id)
+    assert refused.value.refusal is Refusal.MATCH_NOT_OVER

@@ -570,7 +570,6 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("можно отменить ход?", "physical_rules", ()),
     ("are the dice fair or rigged", "physical_rules", ()),
     ("can I undo a move", "physical_rules", ()),
-    ("кубики подкручены?", "physical_rules", ()),
     # 24 strategy words
     ("что такое мостик", "strategy_terms", ()),
     ("что значит столбик", "strategy_terms", ()),
@@ -647,9 +646,9 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("как удвоить ставку", "cube", ()),
     ("кто владеет кубом после удвоения", "cube", ()),
     # Blind set v6's writer files the Crawford rule under matches (five such questions), and
-    # trained on v6 the model follows; the rule (V-16) is explained in the cube topic, which
-    # stays the expected answer (follow-up: the match topic should name it too).
-    ("what is the crawford rule", "cube", ("match",)),
+    # trained on v6 the model follows; the rule (V-16) was explained in the cube topic.
+    # Round 7: the Crawford rule is told in the match topic (the cube topic points to it).
+    ("what is the crawford rule", "match", ("cube",)),
     ("сколько партий в матче", "match", ()),
     ("кто ходит первым во второй партии", "match", ("first_player",)),
     ("do colours swap after each game", "match", ()),
@@ -713,6 +712,8 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
 ]
 
 UNRELATED = [
+    # Round 7: doubts about the random dice are not a rules question (v6, v7 file them so).
+    "кубики подкручены?",
     "какая погода завтра",
     "who won the football",
     "who won the match yesterday",

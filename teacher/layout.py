@@ -1,0 +1,84 @@
+"""Questions typed in the wrong keyboard layout (round 7).
+
+A player who forgets to switch the keyboard types Russian with the Latin layout on —
+«rfr [jlbnm c ujkjds» is «как ходить с головы» — or English with the Cyrillic one («рщц вщ ш
+иуфк щаа» is "how do i bear off"). Neither is transliteration: the letters are the keys'
+other labels (ЙЦУКЕН ↔ QWERTY), and some Russian letters sit on punctuation keys (х on «[»,
+ж on «;», б on «,», ю on «.»). A question is re-read in the other layout only when most of its
+words become real words that way and few were real words as typed, so English, Russian and
+transliteration («kak hodit s golovy») are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_LATIN_KEYS = "qwertyuiop[]asdfghjkl;'zxcvbnm,.`"
+_CYRILLIC_KEYS = "йцукенгшщзхъфывапролджэячсмитьбюё"
+_TO_CYRILLIC = str.maketrans(
+    _LATIN_KEYS + _LATIN_KEYS.upper() + '{}:"<>~', _CYRILLIC_KEYS * 2 + "ХЪЖЭБЮЁ"
+)
+_TO_LATIN = str.maketrans(_CYRILLIC_KEYS + _CYRILLIC_KEYS.upper(), _LATIN_KEYS * 2)
+
+_LATIN_CHUNK_RE = re.compile(r"[a-z\[\];',.`{}:\"<>~]+", re.IGNORECASE)
+_CYRILLIC_CHUNK_RE = re.compile(r"[а-яё]+", re.IGNORECASE)
+_TRAILING = ".,"  # a sentence's own full stop or comma after a word typed in Latin
+MIN_SHARE = 0.6
+"""This share of a question's words must be real words in the other layout."""
+MAX_AS_TYPED = 0.34
+"""And at most this share real words as typed."""
+
+
+def _latin_words(text: str) -> list[str]:
+    return [m.group(0) for m in _LATIN_CHUNK_RE.finditer(text) if len(m.group(0)) >= 2]
+
+
+def _to_cyrillic(chunk: str, known_ru: Callable[[str], bool]) -> str:
+    """One Latin-layout chunk in Cyrillic; a trailing full stop or comma that makes it no word
+    is kept as punctuation."""
+    whole = chunk.translate(_TO_CYRILLIC).lower()
+    if known_ru(whole):
+        return whole
+    stripped = chunk.rstrip(_TRAILING)
+    if stripped and stripped != chunk and known_ru(stripped.translate(_TO_CYRILLIC).lower()):
+        return stripped.translate(_TO_CYRILLIC).lower() + chunk[len(stripped) :]
+    return whole
+
+
+def _to_latin(chunk: str) -> str:
+    return chunk.lower().translate(_TO_LATIN)
+
+
+def fix_layout(
+    question: str,
+    known_ru: Callable[[str], bool],
+    known_en: Callable[[str], bool],
+) -> str:
+    """``question`` re-typed in the other keyboard layout when it was typed in the wrong one,
+    else ``question`` unchanged.
+
+    ``known_ru`` tells a Russian dictionary word, ``known_en`` a word of the English the
+    matcher knows (its keywords, training questions and stop words).
+    """
+    if re.search(r"[а-яё]", question, re.IGNORECASE):
+        if re.search(r"[a-z]", question, re.IGNORECASE):
+            return question  # mixed scripts: not a whole question in the wrong layout
+        words = [w.lower() for w in _CYRILLIC_CHUNK_RE.findall(question) if len(w) >= 2]
+        if not words:
+            return question
+        typed = sum(known_ru(w) for w in words)
+        other = sum(known_en(w.translate(_TO_LATIN)) and not known_ru(w) for w in words)
+        if other >= MIN_SHARE * len(words) and typed <= MAX_AS_TYPED * len(words):
+            return _CYRILLIC_CHUNK_RE.sub(lambda m: _to_latin(m.group(0)), question)
+        return question
+    chunks = _latin_words(question)
+    if not chunks:
+        return question
+    letters = [c.strip(_TRAILING).lower() for c in chunks]
+    typed = sum(known_en(w) for w in letters if w)
+    converted = [_to_cyrillic(c, known_ru) for c in chunks]
+    other = sum(known_ru(w.rstrip(_TRAILING)) for w in converted)
+    if other >= MIN_SHARE * len(chunks) and typed <= MAX_AS_TYPED * len(chunks):
+        return _LATIN_CHUNK_RE.sub(lambda m: _to_cyrillic(m.group(0), known_ru), question)
+    return question
