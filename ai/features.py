@@ -73,6 +73,100 @@ def encode_short(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
+# The 21 distinct rolls: their weights out of 36 and, padded with distance 0 (never a hit),
+# the distances one checker can hit at with each (a double moves up to four times its number).
+_ROLL_WEIGHTS36 = np.array([1 if a == b else 2 for a in range(1, 7) for b in range(a, 7)])
+_HIT_DISTANCES = np.array(
+    [
+        ([a * k if a * k <= 24 else 0 for k in range(1, 5)] if a == b else [a, b, a + b, 0])
+        for a in range(1, 7)
+        for b in range(a, 7)
+    ]
+)
+_BITS = np.left_shift(np.uint64(1), np.arange(25, dtype=np.uint64))  # bit p: point p
+_SHIFTS = np.arange(25, dtype=np.uint64)
+
+
+def _mask(flags: np.ndarray, first: int = 0) -> np.ndarray:
+    """(N, k) booleans as one uint64 per row, column j on bit ``first + j``."""
+    return (flags.astype(np.uint64) * _BITS[first : first + flags.shape[1]]).sum(
+        axis=1, dtype=np.uint64
+    )
+
+
+def _longest_run(mask: np.ndarray) -> np.ndarray:
+    """Per row, the longest run of consecutive set bits."""
+    out = np.zeros(mask.shape, np.int16)
+    m = mask.copy()
+    while m.any():
+        out += m != 0
+        m &= m >> np.uint64(1)
+    return out
+
+
+def _short_side(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
+    """Hand-made units for side ``a`` of a short-nardy board, against attacker ``b``.
+
+    The raw point units leave a small net to discover how exposed a blot is, how long a
+    prime is and whether a back checker can get out; gnubg's contact net is handed such
+    units directly, and so is ours. All are in ``a``'s numbering: ``b``'s checker on its
+    point q stands on ``a``'s 25 − q and moves *up* in ``a``'s numbering (its bar is 0).
+    Boards become bit masks (bit p: ``a``'s point p) so that each unit is a few whole-batch
+    operations: the encoder runs on every reply the search generates.
+    """
+    pts = a[:, 1:25]
+    made = pts >= 2
+    # b's checkers in a's numbering, index r = 0 (b's bar) .. 24.
+    b_at = np.concatenate([b[:, 25:26], b[:, 24:0:-1]], axis=1)  # column r: b's point 25 - r
+    attackers = _mask(b_at > 0)
+    blots = _mask(pts == 1, 1)
+    # hit_at[:, d]: some b checker stands exactly d pips behind some a blot (d = 0: never).
+    hit_at = (attackers[:, None] << _SHIFTS[None, :]) & blots[:, None] != 0
+    hit_at[:, 0] = False
+    shots = hit_at[:, _HIT_DISTANCES].any(axis=2) @ _ROLL_WEIGHTS36
+    # Primes: longest run of made points anywhere, and in front of b's rearmost checker.
+    made_mask = _mask(made, 1)
+    has_b = attackers != 0
+    b_back = np.where(has_b, np.argmax(b_at > 0, axis=1), 24).astype(np.uint64)
+    ahead = ~((np.uint64(2) << b_back) - np.uint64(1))  # bits above b's rearmost
+    prime_ahead = np.where(has_b, _longest_run(made_mask & ahead), 0)
+    # a's rearmost checker (bar 25) and how many single dice land it on a point b lets it use.
+    idx = np.arange(1, 26)
+    back = np.where(a[:, 1:26] > 0, idx, 0).max(axis=1)
+    b_made = _mask(b_at[:, 1:25] >= 2, 1)
+    dest = back[:, None] - np.arange(1, 7)[None, :]
+    blocked = (b_made[:, None] >> np.maximum(dest, 0).astype(np.uint64)) & np.uint64(1)
+    open_dice = ((dest >= 1) & (blocked == 0)).sum(axis=1)
+    back_checkers = a[:, 19:26].sum(axis=1).astype(np.float32)
+    units = [
+        shots / 36.0,
+        (pts == 1).sum(axis=1) / 5.0,
+        made[:, 0:6].sum(axis=1) / 6.0,
+        _longest_run(made_mask) / 6.0,
+        prime_ahead / 6.0,
+        (prime_ahead >= 5).astype(np.float32),
+        back_checkers / 15.0,
+        made[:, 18:24].sum(axis=1) / 3.0,
+        np.where(back >= 19, open_dice, 6.0) / 6.0,
+    ]
+    return [u[:, None].astype(np.float32) for u in units]
+
+
+SHORT_SIDE_UNITS = 9
+
+
+def encode_short_plus(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Short nardy: :func:`encode_short`'s units plus, per side, the hand-made units of
+    :func:`_short_side` (shots at its blots, primes, back checkers, anchors, escapes) and the
+    pip lead (221)."""
+    me_pips = pips(me.astype(np.float32))
+    opp_pips = pips(opp.astype(np.float32))
+    lead = (opp_pips - me_pips) / 40.0
+    parts = [encode_short(me, opp), *_short_side(me, opp), *_short_side(opp, me)]
+    parts += [lead[:, None], np.tanh(lead)[:, None]]
+    return np.concatenate(parts, axis=1).astype(np.float32)
+
+
 def _runs(held: np.ndarray) -> np.ndarray:
     """Length of the run of held points ending at each column (0 where not held)."""
     out = np.zeros(held.shape, dtype=np.int16)
@@ -173,3 +267,4 @@ def encode_long(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
 
 LONG_INPUTS = 2 * LONG_SIDE_UNITS + 5
 SHORT_INPUTS = 201
+SHORT_PLUS_INPUTS = SHORT_INPUTS + 2 * SHORT_SIDE_UNITS + 2

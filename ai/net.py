@@ -70,6 +70,11 @@ class NetSet:
     nets: dict[str, Net]
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def n_in(self) -> int:
+        """Input count of the nets (all phases share one encoding)."""
+        return self.nets[self.phases[0]].n_in
+
     def probs(self, x: np.ndarray, phase: np.ndarray) -> np.ndarray:
         """Outcome probabilities of encoded rows ``x``; ``phase`` holds each row's phase
         index into :attr:`phases`."""

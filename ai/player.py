@@ -166,8 +166,9 @@ class Player:
         search: SearchSettings,
     ) -> list[tuple[int, float]]:
         """The 1-ply candidates re-valued 2-ply where they are close (see SearchSettings);
-        returns them unchanged when at most one is close or 2-ply is off. The 1-ply best
-        goes first, so a budget that stops early still leaves it among the answers."""
+        returns them unchanged when at most one is close, 2-ply is off, or the budget runs
+        out before two of them are valued (a hard cap: a play's 2-ply stops the moment the
+        replies would exceed ``deep_budget``, which bounds the worst-case time)."""
         ranked = sorted(scored, key=lambda iv: -iv[1])
         if search.deep < 2 or len(ranked) < 2:
             return ranked
@@ -178,11 +179,16 @@ class Player:
         deep: list[tuple[int, float]] = []
         work = 0
         for i, _ in close:
-            if deep and work >= search.deep_budget:
+            left = search.deep_budget - work
+            if left <= 0:
                 break
-            value, replies = two_ply(evaluate, self._vai, me[i], opp[i], opts)
-            deep.append((i, value))
+            value, replies = two_ply(evaluate, self._vai, me[i], opp[i], opts, limit=left)
             work += replies
+            if value is None:  # out of budget inside this play's search
+                break
+            deep.append((i, value))
+        if len(deep) < 2:  # nothing to compare at 2-ply: the 1-ply answer stands
+            return ranked
         return deep
 
     def search_settings(self) -> SearchSettings:

@@ -49,7 +49,7 @@ class NetEvaluator:
     def probs(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
         """Outcome probabilities (see :mod:`ai.variant_ai`) of (N, 26) after-state boards."""
         vai = self.vai
-        out = self.nets.probs(vai.encode(me, opp), vai.phase(me, opp))
+        out = self.nets.probs(vai.encode(me, opp, self.nets.n_in), vai.phase(me, opp))
         if self.bearoff is not None:
             rows = self.bearoff.applies(me, opp)
             if rows.any():
@@ -121,9 +121,13 @@ def one_ply_many(
     me: Sequence[Board],
     opp: Sequence[Board],
     options: Options,
+    limit: int | None = None,
 ) -> tuple[np.ndarray, int]:
     """:func:`one_ply` of several after-states with one evaluator call (the per-call cost
-    of the nets dominates for a few hundred rows), and the replies evaluated in all."""
+    of the nets dominates for a few hundred rows), and the replies evaluated in all.
+
+    With a ``limit``, generation stops as soon as more than ``limit`` replies exist and
+    nothing is evaluated: a work count above ``limit`` means the values are not computed."""
     out = np.zeros(len(me), dtype=np.float64)
     movers: list[Board] = []
     others: list[Board] = []
@@ -138,6 +142,8 @@ def one_ply_many(
         movers.extend(mv)
         others.extend(ot)
         live.append(i)
+        if limit is not None and len(movers) > limit:
+            return out, len(movers)
     if live:
         values = evaluate(movers, others)
         best = np.maximum.reduceat(values, np.concatenate(starts)).reshape(len(live), len(ROLLS))
@@ -151,17 +157,26 @@ def two_ply(
     me: Board,
     opp: Board,
     options: Options,
-) -> tuple[float, int]:
+    limit: int | None = None,
+) -> tuple[float | None, int]:
     """Expected equity of an after-state two rolls deep: for each of the opponent's 21 rolls
     its best reply at 0-ply, that reply then valued 1-ply from our side; and the replies
-    evaluated (the work budget). About 20 times the work of :func:`one_ply`."""
+    evaluated (the work budget). Typically 5–100 times the work of :func:`one_ply` (when the
+    opponent has few replies and we have many, far more), which is why a caller with a
+    budget passes ``limit``: once more than ``limit`` replies have been generated the search
+    stops and returns None for the value (a hard, deterministic cap on the work)."""
     if me[0] == 15:
         return float(vai.result_points(me, opp)), 0
     movers, others, starts = replies(vai, me, opp, options)
+    if limit is not None and len(movers) > limit:
+        return None, len(movers)
     values = evaluate(movers, others)
     ends = np.append(starts[1:], len(movers))
     picks = [s + int(np.argmax(values[s:e])) for s, e in zip(starts, ends, strict=True)]
+    rest = None if limit is None else limit - len(movers)
     theirs, work = one_ply_many(
-        evaluate, vai, [movers[k] for k in picks], [others[k] for k in picks], options
+        evaluate, vai, [movers[k] for k in picks], [others[k] for k in picks], options, rest
     )
+    if rest is not None and work > rest:
+        return None, work + len(movers)
     return float(-np.dot(theirs, ROLL_WEIGHTS)), work + len(movers)

@@ -14,6 +14,7 @@ Output vectors are cumulative probabilities for the side that has just moved:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -37,7 +38,8 @@ class SearchSettings:
     margin: float
     budget: int
     # 2-ply: the best ``deep`` plays at 1-ply (no further than ``deep_margin`` below the best)
-    # are valued 2-ply, until ``deep_budget`` replies in all; 0 turns it off.
+    # are valued 2-ply within ``deep_budget`` replies in all (a hard cap; if it is reached
+    # before two plays are valued, the 1-ply answer stands); 0 turns it off.
     deep: int = 0
     deep_margin: float = 0.0
     deep_budget: int = 0
@@ -65,8 +67,20 @@ class VariantAI:
     # parameter (ai.match), measured per variant in arena games.
     doubled_rate: float = 0.27
 
-    def encode(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    def encoders(self) -> dict[int, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
+        """The variant's encoders by input count: a net file is read by the encoder whose
+        width matches it, so an older net (e.g. short nardy's v1) still plays and can be
+        measured against a newer one."""
         raise NotImplementedError
+
+    def encode(self, me: np.ndarray, opp: np.ndarray, n_in: int | None = None) -> np.ndarray:
+        """Net inputs of a batch of after-states for a net of ``n_in`` inputs (default: the
+        encoder new nets are trained on, :attr:`n_inputs`)."""
+        encoders = self.encoders()
+        try:
+            return encoders[n_in or self.n_inputs](me, opp)
+        except KeyError:
+            raise ValueError(f"no {self.name} encoder with {n_in} inputs") from None
 
     def contact(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
         """Per row: whether the two armies can still meet."""
@@ -132,8 +146,8 @@ class LongAI(VariantAI):
     heuristic_scale = 25.0
     doubled_rate = 0.235  # mars in 47 of 200 games, medium against medium
 
-    def encode(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
-        return features.encode_long(me, opp)
+    def encoders(self) -> dict[int, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
+        return {features.LONG_INPUTS: features.encode_long}
 
     def contact(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
         return features.long_contact(me, opp)
@@ -164,19 +178,24 @@ class LongAI(VariantAI):
 class ShortAI(VariantAI):
     name = "short"
     n_out = 5
-    n_inputs = features.SHORT_INPUTS
+    n_inputs = features.SHORT_PLUS_INPUTS
     flip_index = np.array([0, 3, 4, 1, 2])
     heuristic_scale = 20.0
     counts_blots = True
     doubled_rate = 0.30  # mars or koks in 505 of 1,682 games, hard against gnubg 0-ply
-    # 2-ply for the best two 1-ply plays when within 0.05: on the gnubg-judged position set
-    # it cut the mean loss per move from 0.0268 to 0.0218 (500 positions) within the budget.
+    # 2-ply for the best two 1-ply plays when within 0.05, at most 12,000 replies (a hard cap):
+    # on the first 500 gnubg-judged positions (net short3 gen. 176, load 8-9 on 2 cores) the
+    # mean loss per move was 1-ply 0.0182, cap 10,000 0.0167 (p99 1.2 s), 18,000 0.0155
+    # (1.9 s), 30,000 0.0148 (2.3 s): p99 grows with the cap, the gain flattens.
     net_search = SearchSettings(
-        candidates=5, margin=0.2, budget=2500, deep=2, deep_margin=0.05, deep_budget=30000
+        candidates=5, margin=0.2, budget=2500, deep=2, deep_margin=0.05, deep_budget=12000
     )
 
-    def encode(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
-        return features.encode_short(me, opp)
+    def encoders(self) -> dict[int, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
+        return {
+            features.SHORT_INPUTS: features.encode_short,
+            features.SHORT_PLUS_INPUTS: features.encode_short_plus,
+        }
 
     def contact(self, me: np.ndarray, opp: np.ndarray) -> np.ndarray:
         return features.short_contact(me, opp)

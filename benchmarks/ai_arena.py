@@ -132,17 +132,49 @@ class GnubgAgent:
             except ValueError:
                 continue  # gnubg's own chatter
 
+    def cube_values(self, game: Game) -> tuple[float, float, float]:
+        """gnubg's cubeful money equities (no double, double/take, double/pass) of the side
+        about to roll in ``game`` (in both phases ROLL and DOUBLE that is the doubler)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        roller = game.double_offered_by if game.phase is Phase.DOUBLE else game.side_to_move
+        owner = -1 if game.cube_owner is None else int(game.cube_owner == roller)
+        pos = game.pos
+        line = " ".join(map(str, ("C", self.plies, owner, *pos.mover, *pos.opponent)))
+        self.proc.stdin.write(line + "\n")
+        while True:
+            answer = self.proc.stdout.readline()
+            if not answer:
+                raise RuntimeError("gnubg exited")
+            try:
+                nd, dt, dp = (float(x) for x in answer.split())
+            except ValueError:
+                continue  # gnubg's own chatter
+            return nd, dt, dp
+
     def should_double(self, game: Game) -> bool:
-        return False
+        """Double when the opponent's better answer still beats not doubling (gnubg's
+        rule; "too good" positions play on because no double then beats the pass)."""
+        if game.phase is not Phase.ROLL or not game.cube_enabled or game.crawford:
+            return False
+        if game.cube_owner not in (None, game.side_to_move):
+            return False
+        nd, dt, dp = self.cube_values(game)
+        return min(dt, dp) > nd
 
     def should_take(self, game: Game) -> bool:
-        return True
+        """Take when the take costs less than the pass (from the doubler's side: the
+        taker picks the smaller of its two equities)."""
+        _, dt, dp = self.cube_values(game)
+        return dt <= dp
 
     def close(self) -> None:
         if self.proc.stdin:
             self.proc.stdin.write("quit\n")
             self.proc.stdin.flush()
+            self.proc.stdin.close()
         self.proc.wait(timeout=10)
+        if self.proc.stdout:
+            self.proc.stdout.close()
 
 
 def make_agent(name: str, variant: str, seed: int) -> Agent:

@@ -7,6 +7,11 @@ A line ``E <plies> <26 ints me> <26 ints opponent>`` instead asks for the cubele
 that after-state for ``me`` (who has just moved; the opponent is on roll), evaluated at
 ``plies`` (used to judge plays: ``benchmarks/short_positions.py``).
 
+A line ``C <plies> <owner> <26 ints mover> <26 ints opponent>`` asks for the money-game cube
+decision of the side about to roll (``mover``; ``owner`` 1 it owns the cube, 0 the opponent
+does, -1 centred; Jacoby and beavers off, as in our rules): gnubg's cubeful equities
+``<no double> <double, take> <double, pass>`` from the mover's side, per unit of the cube.
+
 Benchmark-only: the bot never runs gnubg.
 """
 
@@ -23,6 +28,8 @@ _MONEY = gnubg.cubeinfo(1, -1, 0, 0)  # cube 1, centred, money play (cubeless eq
 
 
 def main():
+    gnubg.command("set jacoby off")  # before any cubeinfo: it sets the gammon prices
+    gnubg.command("set beavers 0")
     out = sys.stdout
     for line in sys.stdin:
         parts = line.split()
@@ -36,6 +43,15 @@ def main():
             ec = {"cubeful": 0, "plies": plies, "deterministic": 1, "noise": 0.0, "prune": 1}
             probs = gnubg.evaluate([_board(me), _board(opp)], _MONEY, ec)
             out.write(f"{-probs[5]:.5f}\n")
+            out.flush()
+            continue
+        if parts[0] == "C":
+            nums = [int(x) for x in parts[1:]]
+            plies, owner, mover, opp = nums[0], nums[1], nums[2:28], nums[28:54]
+            ec = {"cubeful": 1, "plies": plies, "deterministic": 1, "noise": 0.0, "prune": 1}
+            cube = gnubg.cubeinfo(1, owner, 1, 0, (0, 0), 0, 0)
+            answer = gnubg.cfevaluate([_board(opp), _board(mover)], cube, ec)
+            out.write(f"{answer[1]:.5f} {answer[2]:.5f} {answer[3]:.5f}\n")
             out.flush()
             continue
         nums = [int(x) for x in parts]

@@ -26,11 +26,17 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+# One BLAS thread, as `import ai` sets it, but numpy is imported first here: thread pools
+# made every decision (and so the timings reported) many times slower on this 2-core machine.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
@@ -250,11 +256,20 @@ def judge_player(player: Any, variant_name: str, records: list[dict[str, Any]]) 
     return {
         "positions": len(arr),
         "mean_loss": round(float(arr.mean()), 4),
+        # normal 95 % interval of the mean over positions (the positions are independent)
+        "mean_loss_ci95": [
+            round(float(arr.mean() - half), 4) for half in (1.96 * _sem(arr), -1.96 * _sem(arr))
+        ],
         "share_over_0.05": round(float((arr > 0.05).mean()), 3),
         "median_ms": round(float(np.median(ms)), 1),
         "p99_ms": round(float(np.percentile(ms, 99)), 1),
         "seconds": round(float(ms.sum()) / 1000, 1),
     }
+
+
+def _sem(values: np.ndarray) -> float:
+    """Standard error of the mean."""
+    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
 
 
 def _key(after: Any, opp: Any) -> tuple:

@@ -21,9 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
+
+# One BLAS thread, as `import ai` sets it, but numpy is imported first here: thread pools
+# made every decision (and so the timings reported) many times slower on this 2-core machine.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 

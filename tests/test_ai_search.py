@@ -102,5 +102,21 @@ def test_two_ply_budget_keeps_the_one_ply_best() -> None:
     flat = ai.Player("hard", "short", seed=3, search=replace(base, deep=0))
     tight = replace(base, deep=3, deep_margin=10.0, deep_budget=1)
     ranked = ai.Player("hard", "short", seed=3, search=tight).rank(pos, dice, first_turn=first)
-    assert len(ranked) == 1
-    assert ranked[0][0] == flat.rank(pos, dice, first_turn=first)[0][0]
+    # The budget runs out inside the first play's 2-ply: the 1-ply answer stands, whole.
+    assert ranked == flat.rank(pos, dice, first_turn=first)
+
+
+def test_two_ply_limit_is_a_hard_cap_on_the_work() -> None:
+    pos, dice, first = next(
+        c
+        for c in sample_positions("short", 1, seed=5)[8:]
+        if len(SHORT.legal_plays(c[0], c[1])) > 6
+    )
+    play = SHORT.legal_plays(pos, dice, first_turn=first)[0]
+    me, opp = play.result.mover, play.result.opponent
+    value, work = two_ply(EVALUATE, VAI, me, opp, Options())
+    assert value is not None
+    assert two_ply(EVALUATE, VAI, me, opp, Options(), limit=work) == (value, work)
+    for limit in (1, work // 3, work - 1):
+        capped, spent = two_ply(EVALUATE, VAI, me, opp, Options(), limit=limit)
+        assert capped is None and limit < spent < limit + 3000

@@ -31,7 +31,8 @@ def main() -> None:
     ap.add_argument("--save-full-every", type=int, default=10)
     for name in ("lr", "reuse", "lam", "lam_end", "explore", "one_ply"):
         ap.add_argument(f"--{name.replace('_', '-')}", type=float)
-    for name in ("games_per_gen", "batch", "buffer", "lam_generations"):
+    ap.add_argument("--teacher", help="distil from this net file's 1-ply values first")
+    for name in ("games_per_gen", "batch", "buffer", "lam_generations", "teacher_until"):
         ap.add_argument(f"--{name.replace('_', '-')}", type=int)
     ap.add_argument("--hidden", type=int, nargs="+")
     args = ap.parse_args()

@@ -45,6 +45,11 @@ class Settings:
     lam_generations: int = 400  # λ decays linearly to lam_end over this many generations
     explore: float = 0.08
     one_ply: float = 1.0  # share of games with 1-ply targets; the rest plain TD(λ)
+    # Warm start by distillation: until generation ``teacher_until`` the games are played and
+    # the targets computed by the nets of the file ``teacher`` (e.g. an older, weaker-input
+    # net), so a new architecture starts from that net's 1-ply values instead of from noise.
+    teacher: str = ""
+    teacher_until: int = 0
 
     def lam_at(self, generation: int) -> float:
         frac = min(1.0, generation / max(1, self.lam_generations))
@@ -64,6 +69,7 @@ class Trainer:
     positions: int = 0
     seconds: float = 0.0
     history: list[dict[str, float]] = field(default_factory=list)
+    _teacher: NetEvaluator | None = None
 
     @classmethod
     def fresh(cls, variant: str, settings: Settings, seed: int) -> Trainer:
@@ -108,11 +114,19 @@ class Trainer:
     def evaluator(self) -> NetEvaluator:
         return NetEvaluator(self.vai, self.nets, shipped_table())
 
+    def teacher_evaluator(self) -> NetEvaluator:
+        """The distillation teacher's evaluator (loaded once)."""
+        if self._teacher is None:
+            teacher = NetSet.load(Path(self.settings.teacher), self.vai.phases)
+            self._teacher = NetEvaluator(self.vai, teacher, shipped_table())
+        return self._teacher
+
     def run_generation(self) -> dict[str, float]:
         """Play, measure, learn; returns the log record of the generation."""
         t0 = time.perf_counter()
         s = self.settings
-        ev = self.evaluator()
+        taught = bool(s.teacher) and self.generation < s.teacher_until
+        ev = self.teacher_evaluator() if taught else self.evaluator()
         lam = s.lam_at(self.generation)
         full_games = round(s.one_ply * s.games_per_gen)
         games = [
@@ -150,6 +164,7 @@ class Trainer:
             "fresh_ce": round(fresh["ce"], 4),
             "train_ce": round(float(np.mean(train_loss)), 4),
             "buffer": self.buffer.size,
+            "taught": taught,
         }
         self.history.append(record)
         return record
@@ -168,7 +183,7 @@ class Trainer:
         me, opp, target = self.buffer.sample(self.rng, self.settings.batch)
         m = me.astype(np.int16)
         o = opp.astype(np.int16)
-        x = self.vai.encode(m, o)
+        x = self.vai.encode(m, o, self.nets.n_in)
         phase = self.vai.phase(m, o)
         losses = []
         for k, name in enumerate(self.vai.phases):
