@@ -197,19 +197,30 @@ class Boards:
         photo = await self._picture(game_id, board)
         try:
             msg: Message | None = await self.outbox.run(
-                target.chat_id,
-                lambda: self.bot.send_photo(
-                    target.chat_id,
-                    photo,
-                    caption=board.caption,
-                    reply_markup=board.keyboard,
-                    message_thread_id=target.thread_id or None,
-                ),
+                target.chat_id, self._photo_call(target, photo, board)
             )
         except TelegramForbiddenError:
             raise ChatGone(target) from None
         if msg is not None:
             await self._keep(game_id, target, msg.message_id, "board")
+
+    def _photo_call(
+        self,
+        target: Target,
+        photo: BufferedInputFile,
+        board: Board,
+        ephemeral: EphemeralMessageParameters | None = None,
+    ) -> Callable[[], Awaitable[Message]]:
+        """The one way a board picture is sent: to the chat (and topic) of ``target``, with
+        the board's caption and buttons; ``ephemeral`` makes it a private picker or view."""
+        return lambda: self.bot.send_photo(
+            target.chat_id,
+            photo,
+            caption=board.caption,
+            reply_markup=board.keyboard,
+            message_thread_id=target.thread_id or None,
+            ephemeral_message_parameters=ephemeral,
+        )
 
     async def edit(
         self,
@@ -365,16 +376,7 @@ class Boards:
         )
         try:
             msg = await self.outbox.run(
-                target.chat_id,
-                lambda: self.bot.send_photo(
-                    target.chat_id,
-                    photo,
-                    caption=board.caption,
-                    reply_markup=board.keyboard,
-                    message_thread_id=target.thread_id or None,
-                    ephemeral_message_parameters=params,
-                ),
-                kind="ephemeral",
+                target.chat_id, self._photo_call(target, photo, board, params), kind="ephemeral"
             )
         except TelegramAPIError as exc:
             log.info("picker for %s in chat %s refused: %s", receiver, target.chat_id, exc)

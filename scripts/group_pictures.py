@@ -24,15 +24,16 @@ from bot.callbacks import Act
 from renderer.assets import clean_text, font
 from tests.bot.harness import (
     TOKEN,
+    a_group,
     active_match,
     current_board,
     game_buttons,
     live_picker,
     running_bot,
+    start_group_game,
     surface,
     tap_and_wait,
     tap_message_and_wait,
-    type_and_wait,
 )
 from tests.fake_telegram import FakeTelegram, StoredMessage
 
@@ -97,15 +98,11 @@ async def main(out: Path) -> None:
         alice = tg.user(101, "Алиса", language_code="ru")
         bob = tg.user(102, "Борис", language_code="ru")
         carol = tg.user(103, "Вера", language_code="ru")
-        group = tg.group(-1001, "Нарды клуб", admins=[alice])
-        group.members.update({bob.id, carol.id})
+        group = a_group(tg, -1001, "Нарды клуб", alice, bob, carol)
         players = {alice.id: alice, bob.id: bob}
         with tempfile.TemporaryDirectory() as tmp:
             async with running_bot(tg, Path(tmp) / "b.sqlite3", seed=8) as run:
-                await tg.wait_idle()
-                await type_and_wait(tg, group, alice, "/new long")
-                await tg.tap_button(group, bob, "✋ Присоединиться")
-                await tg.wait_idle(quiet=0.3)
+                await start_group_game(tg, group, alice, bob, "long")
                 rng = random.Random(2)
                 turns = 0
                 while turns < 6:  # a few turns in, so the board has a story

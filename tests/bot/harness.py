@@ -369,3 +369,28 @@ async def type_and_wait(tg: FakeTelegram, chat: FakeChat, user: FakeUser, text: 
     mark = tg.mark()
     await tg.send_text(chat, user, text)
     await _visible_reaction(tg, chat, mark)
+
+
+def a_group(
+    tg: FakeTelegram, chat_id: int, title: str, admin: FakeUser, *members: FakeUser
+) -> FakeChat:
+    """A group of the fake server with ``admin`` as its administrator and ``members`` in it
+    (the players and spectators of a group game)."""
+    group = tg.group(chat_id, title, admins=[admin])
+    group.members.update(m.id for m in members)
+    return group
+
+
+async def start_group_game(
+    tg: FakeTelegram, group: FakeChat, inviter: FakeUser, joiner: FakeUser, variant: str
+) -> None:
+    """``inviter`` opens a game of ``variant`` in the group, ``joiner`` joins it (the button
+    read from the catalog); returns once the first board is shown and the bot is quiet."""
+    from bot.texts import t
+
+    await tg.wait_idle()
+    await type_and_wait(tg, group, inviter, f"/new {variant}")
+    mark = tg.mark()
+    await tg.tap_button(group, joiner, t("ru", "btn_join"))
+    await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+    await tg.wait_idle(quiet=0.1)

@@ -23,11 +23,13 @@ from engine import Phase, format_steps
 from gameplay import whole_plays
 from tests.bot.harness import (
     TOKEN,
+    a_group,
     active_match,
     current_board,
     game_buttons,
     live_picker,
     running_bot,
+    start_group_game,
     surface,
     tap_and_wait,
     tap_message_and_wait,
@@ -66,18 +68,11 @@ def meet(tg: FakeTelegram) -> World:
     alice = tg.user(501, "Алиса", language_code="ru")
     bob = tg.user(502, "Bob", language_code="en")
     carol = tg.user(503, "Карина", language_code="ru")
-    group = tg.group(GROUP, "Клуб", admins=[alice])
-    group.members.update({bob.id, carol.id})
-    return World(tg, group, alice, bob, carol)
+    return World(tg, a_group(tg, GROUP, "Клуб", alice, bob, carol), alice, bob, carol)
 
 
 async def start_game(w: World, variant: str) -> None:
-    await w.tg.wait_idle()
-    await type_and_wait(w.tg, w.group, w.alice, f"/new {variant}")
-    mark = w.tg.mark()
-    await w.tg.tap_button(w.group, w.bob, t("ru", "btn_join"))
-    await w.tg.wait_for("sendPhoto", chat_id=w.group, since=mark, timeout=30)
-    await w.tg.wait_idle(quiet=0.1)
+    await start_group_game(w.tg, w.group, w.alice, w.bob, variant)
 
 
 def public_calls(tg: FakeTelegram, mark: int) -> list[Call]:
