@@ -152,8 +152,12 @@ def forfeit_rule(event: Event, game: Game) -> str:
 def play_notation(
     game: Game, side: Side, steps: Sequence[Step], notation: str, numbering: Side | None
 ) -> str:
-    """A play of ``side`` written in ``numbering``'s points (the numbering of the picture it
-    goes with; None: the player's own, as the engine writes it)."""
+    """A play of ``side`` as a caption writes it: in the mover's own numbers, as the engine,
+    the move log and ``/move`` write it (RULES.md C-4: a checker's numbers only go down), and
+    when the picture it goes with is numbered from the other side (``numbering``), that
+    picture's numbers in brackets after it, as RULES.md §0.4 gives the other player's points:
+    ``19/13/7 [7/1/19]``. Converted alone, a long-nardy play crossing the viewer's 1–24 seam
+    read ``7/1/19``, numbers going up and down at once."""
     if numbering is None or numbering is side or not steps:
         return notation
     variant = get_variant(game.variant_name)
@@ -161,7 +165,8 @@ def play_notation(
     def point(p: int) -> int:
         return p if p in (OFF, BAR) else variant.to_opponent_point(p)
 
-    return format_steps([replace(s, src=point(s.src), dst=point(s.dst)) for s in steps])
+    seen = format_steps([replace(s, src=point(s.src), dst=point(s.dst)) for s in steps])
+    return f"{notation} [{seen}]"
 
 
 def event_line(lang: str, snap: Snapshot, event: Event, numbering: Side | None = None) -> str:

@@ -33,7 +33,9 @@ TEXTS: dict[str, str] = {
         "with no rating change.\n\n"
         "The point numbers on the picture are yours: 24 is your farthest point, 1 the last "
         "before bearing off, <code>bar</code> is the bar, <code>off</code> bears off. The plays "
-        "under a board, the opponent's too, are written in that picture's numbers."
+        "under a board are written in the numbers of whoever played them (as in the game's "
+        "record); when the picture is drawn from the other side, the same play follows in "
+        "square brackets in the picture's numbers."
     ),
     "lang_set": "Language: English 🇬🇧",
     "lang_usage": "Usage: /lang ru or /lang en",

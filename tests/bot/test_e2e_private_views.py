@@ -145,7 +145,8 @@ async def test_the_position_id_is_one_tap_away_not_in_the_caption(tmp_path: Path
 
 async def test_each_caption_writes_plays_in_its_pictures_numbers(tmp_path: Path) -> None:
     """Long nardy numbers each side's points from its own start: the waiting player's
-    picture is drawn from their side, so the mover's play is written in their numbers."""
+    picture is drawn from their side, so the mover's play (in the mover's numbers, as the
+    move log has it) is followed by the same play in that picture's numbers."""
     async with (
         FakeTelegram(token=TOKEN) as tg,
         private_game(tg, tmp_path / "bot.sqlite3") as pair,
@@ -167,7 +168,8 @@ async def test_each_caption_writes_plays_in_its_pictures_numbers(tmp_path: Path)
         assert own != other
         played_by = current_board(tg, mine).caption or ""  # the player who just played
         next_up = current_board(tg, theirs).caption or ""  # drawn from the other side
-        assert f"· {own}" in played_by, played_by
-        assert f"· {other}" in next_up, next_up
+        assert f"· {own}" in played_by and f"{own} [" not in played_by, played_by
+        # The mover's own numbers first (as the move log writes them), the picture's after.
+        assert f"· {own} [{other}]" in next_up, next_up
         help_text = t("ru", "help")
-        assert "номерами этой картинки" in help_text
+        assert "в квадратных скобках" in help_text
