@@ -45,6 +45,8 @@ from storage.models import (
     NewGame,
     NewInvitation,
     NewMove,
+    PickerMessage,
+    PickerTurn,
     Rating,
     ReviewTotals,
     StoredReview,
@@ -385,6 +387,41 @@ class Storage(abc.ABC):
         kind: str = "board",
     ) -> GameMessage:
         """Remember (or replace, after sending a fresh board) the message showing a game."""
+
+    # -- group pickers (ephemeral messages shared by every worker) --------------------------
+
+    @abc.abstractmethod
+    async def count_picker_send(self, game_id: int, turn: tuple[int, int]) -> PickerTurn:
+        """One more send of the picker of ``turn`` (``(game_number, move_number)``): its
+        count after this one (1 on a new turn, which also starts on the picker again)."""
+
+    @abc.abstractmethod
+    async def put_turn_on_board(self, game_id: int, turn: tuple[int, int]) -> PickerTurn:
+        """``turn`` is played on the shared board's buttons (a fallback)."""
+
+    @abc.abstractmethod
+    async def get_picker_turn(self, game_id: int) -> PickerTurn | None:
+        """How the game's latest turn with a picker is being played, if it had one."""
+
+    @abc.abstractmethod
+    async def keep_picker_message(self, message: PickerMessage) -> PickerMessage | None:
+        """Remember a picker or private view just shown (one per game, kind and person);
+        returns the message it replaces, if another, for the caller to close."""
+
+    @abc.abstractmethod
+    async def get_picker_messages(self, game_id: int) -> list[PickerMessage]:
+        """The game's pickers and private views remembered as shown."""
+
+    @abc.abstractmethod
+    async def take_picker_messages(
+        self, game_id: int, kind: str, *, keep_turn: tuple[int, int] | None = None
+    ) -> list[PickerMessage]:
+        """Forget the game's messages of ``kind`` ('picker' or 'view'), except those of
+        ``keep_turn``, and return them: exactly one caller gets each row, and closes it."""
+
+    @abc.abstractmethod
+    async def forget_picker_message(self, message: PickerMessage) -> bool:
+        """Forget one message if it is still the stored one (False: gone or replaced)."""
 
     @abc.abstractmethod
     async def get_game_messages(self, game_id: int) -> list[GameMessage]:

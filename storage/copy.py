@@ -61,6 +61,8 @@ TABLES: tuple[Table, ...] = (
     Table("inline_messages_lost", ("inline_message_id",)),
     Table("game_reviews", ("game_id",)),
     Table("player_settings", ("user_id",)),
+    Table("picker_turns", ("game_id",)),
+    Table("picker_messages", ("game_id", "kind", "user_id")),
 )
 
 #: Tables whose ids PostgreSQL generates: its sequence must move past the copied ids.

@@ -261,6 +261,44 @@ class GameMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class PickerTurn:
+    """How a group game's turn is being played: how often its private picker was sent, and
+    whether it fell back to the shared board's buttons. A turn is ``(game_number,
+    move_number)``: the game's number in its match and the count of its events."""
+
+    game_id: int
+    game_number: int
+    move_number: int
+    sends: int
+    on_board: bool
+    updated_at: datetime
+
+    @property
+    def turn(self) -> tuple[int, int]:
+        return self.game_number, self.move_number
+
+
+@dataclass(frozen=True, slots=True)
+class PickerMessage:
+    """A private (ephemeral) message of a group game: the mover's picker (``kind``
+    'picker') or someone's private view of the board ('view'), shown to ``user_id`` in
+    ``chat_id`` during one turn."""
+
+    game_id: int
+    kind: str
+    user_id: int
+    chat_id: int
+    ephemeral_id: int
+    game_number: int
+    move_number: int
+    updated_at: datetime
+
+    @property
+    def turn(self) -> tuple[int, int]:
+        return self.game_number, self.move_number
+
+
+@dataclass(frozen=True, slots=True)
 class NewInvitation:
     """A challenge to play.
 

@@ -55,6 +55,8 @@ from storage.models import (
     NewGame,
     NewInvitation,
     NewMove,
+    PickerMessage,
+    PickerTurn,
     Rating,
     ReviewTotals,
     StoredReview,
@@ -64,6 +66,7 @@ from storage.models import (
 )
 from storage.sql import clocks as clock_tx
 from storage.sql import dice as dice_tx
+from storage.sql import pickers as picker_tx
 from storage.sql import reviews as review_tx
 from storage.sql import writes as tx
 from storage.sql.reviews import (
@@ -103,6 +106,20 @@ from storage.sqlite.rows import (
 
 #: The ways a move picker can open (``player_settings.picker_way``).
 PICKER_WAYS = ("steps", "plays")
+
+
+def _turn(turn: tuple[int, int]) -> tuple[int, int]:
+    """A picker's turn, ``(game_number, move_number)``, checked before any transaction."""
+    game_number, move_number = turn
+    if game_number < 0 or move_number < 0:
+        raise ValueError(f"a turn is two counts, not {turn!r}")
+    return int(game_number), int(move_number)
+
+
+def _picker_kind(kind: str) -> None:
+    if kind not in picker_tx.KINDS:
+        raise ValueError(f"a picker message is one of {picker_tx.KINDS}, not {kind!r}")
+
 
 Clock = Callable[[], datetime]
 T = TypeVar("T")
@@ -387,6 +404,31 @@ class SqlRepository(Storage):
     ) -> bool:
         return await self._write(tx.delete_game_message, game_id, chat_id, thread_id, kind)
 
+    # -- group pickers ------------------------------------------------------------------------
+
+    async def count_picker_send(self, game_id: int, turn: tuple[int, int]) -> PickerTurn:
+        return await self._write(picker_tx.count_send, game_id, *_turn(turn), self._now())
+
+    async def put_turn_on_board(self, game_id: int, turn: tuple[int, int]) -> PickerTurn:
+        return await self._write(picker_tx.put_on_board, game_id, *_turn(turn), self._now())
+
+    async def keep_picker_message(self, message: PickerMessage) -> PickerMessage | None:
+        _picker_kind(message.kind)
+        if message.ephemeral_id <= 0:
+            raise ValueError("an ephemeral message id is positive")
+        _turn(message.turn)
+        return await self._write(picker_tx.keep_message, message, self._now())
+
+    async def take_picker_messages(
+        self, game_id: int, kind: str, *, keep_turn: tuple[int, int] | None = None
+    ) -> list[PickerMessage]:
+        _picker_kind(kind)
+        keep = None if keep_turn is None else _turn(keep_turn)
+        return await self._write(picker_tx.take_messages, game_id, kind, keep)
+
+    async def forget_picker_message(self, message: PickerMessage) -> bool:
+        return await self._write(picker_tx.forget_message, message)
+
     # -- invitations --------------------------------------------------------------------------
 
     async def create_invitation(self, new: NewInvitation) -> Invitation:
@@ -548,6 +590,14 @@ class SqlRepository(Storage):
         return [move_from_row(row) for row in rows]
 
     # -- board messages ----------------------------------------------------------------------
+
+    async def get_picker_turn(self, game_id: int) -> PickerTurn | None:
+        row = await self._fetch_one(picker_tx.SELECT_TURN, (game_id,))
+        return None if row is None else picker_tx.turn_from_row(row)
+
+    async def get_picker_messages(self, game_id: int) -> list[PickerMessage]:
+        found = await self._fetch_all(picker_tx.SELECT_MESSAGES, (game_id,))
+        return [picker_tx.message_from_row(r) for r in found]
 
     async def get_game_messages(self, game_id: int) -> list[GameMessage]:
         rows = await self._fetch_all(

@@ -124,6 +124,39 @@ def later_migrations(t: Types) -> tuple[Migration, ...]:
                 """,
             ),
         ),
+        Migration(
+            11,
+            "group pickers: the private pickers and views shown in a turn, how it is played",
+            (
+                # Shared by every worker of a deployment (storage/sql/pickers.py): a turn is
+                # (game_number, move_number); a row of an older turn is only outdated.
+                f"""
+                CREATE TABLE picker_turns (
+                    game_id     {t.integer} PRIMARY KEY
+                        REFERENCES games (game_id) ON DELETE CASCADE,
+                    game_number {t.integer} NOT NULL CHECK (game_number >= 0),
+                    move_number {t.integer} NOT NULL CHECK (move_number >= 0),
+                    sends       {t.integer} NOT NULL CHECK (sends >= 0),
+                    on_board    {t.integer} NOT NULL CHECK (on_board IN (0, 1)),
+                    updated_at  {t.integer} NOT NULL
+                ){t.without_rowid}
+                """,
+                f"""
+                CREATE TABLE picker_messages (
+                    game_id      {t.integer} NOT NULL
+                        REFERENCES games (game_id) ON DELETE CASCADE,
+                    kind         TEXT NOT NULL CHECK (kind IN ('picker', 'view')),
+                    user_id      {t.integer} NOT NULL,
+                    chat_id      {t.integer} NOT NULL,
+                    ephemeral_id {t.integer} NOT NULL CHECK (ephemeral_id > 0),
+                    game_number  {t.integer} NOT NULL CHECK (game_number >= 0),
+                    move_number  {t.integer} NOT NULL CHECK (move_number >= 0),
+                    updated_at   {t.integer} NOT NULL,
+                    PRIMARY KEY (game_id, kind, user_id)
+                ){t.without_rowid}
+                """,
+            ),
+        ),
     )
 
 
