@@ -12,9 +12,11 @@ private picker, an ephemeral message Telegram shows to them only, in place of th
 shared board. The partly played turn is stored with the game, not in the picker, so a picker
 that never arrives, expires or is refused costs nothing: the mover taps the board again and
 gets a new one, and after that (or when Telegram refuses it) the turn falls back to the
-buttons on the shared board, as before pickers. Which picker is open and which turn fell
-back are kept in memory only: after a restart an open picker still works (its buttons name
-the game and its version) and a lost one is simply opened again.
+buttons on the shared board, as before pickers. Which pickers and private views are open,
+how often this turn's picker was sent and whether the turn fell back are stored
+(:class:`bot.pickers.Pickers`), so any worker of a deployment closes what another opened, and
+a restart loses none of it; a picker's buttons name the game and its version, so a tap in it
+plays on whichever worker it reaches.
 
 A game accepted from an inline-mode card is shown in that message (:mod:`bot.inline_boards`)
 and nowhere else. If the bot can no longer edit it (deleted, too old), the game goes on in both
@@ -25,7 +27,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -34,11 +35,11 @@ from bot.callbacks import RULES_MENU_APART, RulesCB
 from bot.inline_boards import InlineBoards, InlineLost
 from bot.languages import Languages
 from bot.outbox import Outbox
+from bot.pickers import PICKER, VIEW, Pickers, Shown
 from bot.presenter import ChatView, board_view, mention, short_name
 from bot.texts import h, t
 from engine import Phase, Side
 from gameplay import GameService, PickerWay, Refused, Snapshot, turn_key
-from storage.recent import Recent
 
 log = logging.getLogger(__name__)
 
@@ -49,14 +50,6 @@ PICKER_SENDS = 2
 #: The shared group board is drawn from this side all game unless the chat chose the other
 #: one in /settings (issue #18 item 10).
 PUBLIC_SIDE = Side.WHITE
-
-
-@dataclass(frozen=True, slots=True)
-class OpenPicker:
-    """A picker on screen: the message, and the turn it is for."""
-
-    picker: Picker
-    turn: tuple[int, int]
 
 
 def turn_of(snap: Snapshot) -> tuple[int, int]:
@@ -75,6 +68,7 @@ class Shows:
         inline: InlineBoards | None = None,
         *,
         pickers: bool = True,
+        registry: Pickers | None = None,
     ) -> None:
         self.boards = boards
         self.games = games
@@ -82,12 +76,11 @@ class Shows:
         self.inline = inline or InlineBoards(boards.bot, boards.outbox, boards.painter)
         #: Whether groups play through private pickers (off: the buttons on the shared board).
         self.pickers = pickers
-        self._open: Recent[int, OpenPicker] = Recent(4096)  # game -> its open picker
-        self._fallback: Recent[int, tuple[int, int]] = Recent(4096)  # game -> turn on board
-        self._sends: Recent[tuple[int, tuple[int, int]], int] = Recent(4096)
-        # game -> the private views open for it (user -> view): closed when the turn moves on
-        self._views: Recent[int, dict[int, OpenPicker]] = Recent(4096)
-        self._viewing: set[tuple[int, int, tuple[int, int]]] = set()  # views being sent
+        #: The open pickers and views, sends and fallbacks of each turn (stored, shared).
+        self.registry = registry or Pickers(boards.store, sole_writer=boards.sole_writer)
+        # Views this process is sending now (a second tap meanwhile sends none): a shortcut
+        # only; two workers sending one person a view close the older (Pickers.keep).
+        self._viewing: set[tuple[int, int, tuple[int, int]]] = set()
 
     @property
     def outbox(self) -> Outbox:
@@ -103,19 +96,19 @@ class Shows:
             return [Target(row.chat_id, row.thread_id)]
         return [Target(uid) for uid in snap.user_ids.values() if uid is not None]
 
-    def public(self, snap: Snapshot, target: Target) -> bool:
+    async def public(self, snap: Snapshot, target: Target) -> bool:
         """Whether ``target`` shows the shared board of a picker game: a group's, when
         pickers are on and this turn did not fall back to buttons on the board."""
         if target.private or target.inline_id is not None or not self.pickers:
             return False
-        return self._fallback.get(snap.game_id) != turn_of(snap)
+        return not await self.registry.on_board(snap.game_id, turn_of(snap))
 
     async def board(self, snap: Snapshot, target: Target, pick: int | None = None) -> Board:
         """The board ``target`` sees: its language, its owner's side and buttons (an inline
         message speaks the language of the challenge's sender, whose card it was)."""
         inline = target.inline_id is not None
         lang = await self.langs.of_chat(snap.row.chat_id if inline else target.chat_id)
-        if self.public(snap, target):
+        if await self.public(snap, target):
             view = ChatView(lang=lang, public=True, side=await self.public_side(target.chat_id))
         elif target.private:
             way = await self.games.players.picker_way(target.chat_id)
@@ -149,11 +142,14 @@ class Shows:
         for target in targets or self.initial_targets(snap):
             await self._send(snap, target)
 
-    async def update(self, snap: Snapshot, *, actor_user_id: int | None) -> None:
+    async def update(
+        self, snap: Snapshot, *, actor_user_id: int | None, tapped: Picker | None = None
+    ) -> None:
         """Edit every board of the game to show ``snap``, start the next game of a match,
-        and tell the person who must act now."""
+        and tell the person who must act now (``tapped``: the picker whose tap this was,
+        closed with the turn's others)."""
         await self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
-        await self._close_stale_picker(snap)
+        await self._close_stale_picker(snap, tapped)
         await self._close_views(snap)
         targets = await self.boards.targets(snap.game_id)
         for target, message_id in targets:
@@ -183,8 +179,10 @@ class Shows:
         uid = snap.user_ids.get(seat)
         if uid is None or seat == snap.ai_seat:
             return
-        if any(self.public(snap, target) for target in targets):
-            self.boards.prepare(await self.picker_board(snap, uid))
+        for target in targets:
+            if await self.public(snap, target):
+                self.boards.prepare(await self.picker_board(snap, uid))
+                return
 
     async def show_stored(self, game_id: int) -> None:
         """Edit every board of the game to its stored state (after a redelivered update that
@@ -349,11 +347,11 @@ class Shows:
 
     # ---- private pickers (groups) -----------------------------------------------------------
 
-    def picker_note(self, snap: Snapshot) -> str | None:
+    async def picker_note(self, snap: Snapshot) -> str | None:
         """What to answer the mover's tap that opens their picker, known before it is sent
         (the tap is answered first, and the picker drawn and sent after): the catalog key,
         or None for nothing to say."""
-        sends = self._sends.get((snap.game_id, turn_of(snap)), 0)
+        sends = await self.registry.sends(snap.game_id, turn_of(snap))
         if sends >= PICKER_SENDS:
             return "picker_fallback"
         return "picker_again" if sends else None
@@ -366,12 +364,11 @@ class Shows:
         Telegram refuses it, the turn's buttons go on the shared board. Returns the catalog
         key to answer the tap with (None: nothing to say)."""
         turn = turn_of(snap)
-        key = (snap.game_id, turn)
-        sends = self._sends.get(key, 0)
-        if sends >= PICKER_SENDS:
+        # Counted in storage: two sends a turn in all, whichever workers the taps reached.
+        sends = await self.registry.count_send(snap.game_id, turn)
+        if sends > PICKER_SENDS:
             await self.fall_back(snap, target)
             return "picker_fallback"
-        self._sends[key] = sends + 1
         board = await self.picker_board(snap, user_id)
         try:
             picker = await self.boards.send_picker(
@@ -380,15 +377,14 @@ class Shows:
         except PickerFailed:
             await self.fall_back(snap, target)
             return "picker_fallback"
-        old = self._open.get(snap.game_id)
-        self._open[snap.game_id] = OpenPicker(picker, turn)
+        old = await self.registry.keep(snap.game_id, PICKER, Shown(picker, turn))
         if old is not None and old.picker != picker:
             await self.boards.close_picker(old.picker)
-        return None if sends == 0 else "picker_again"
+        return None if sends == 1 else "picker_again"
 
     async def fall_back(self, snap: Snapshot, target: Target) -> None:
         """Play this turn with the buttons on the shared board (as before pickers)."""
-        self.use_board_buttons(snap.game_id, turn_of(snap))
+        await self.use_board_buttons(snap.game_id, turn_of(snap))
         message_id = await self.boards.board_in(snap.game_id, target.chat_id)
         if message_id is None:
             await self._send(snap, target)
@@ -398,10 +394,10 @@ class Shows:
         except ChatGone as gone:
             await self.blocked(snap, gone.target)
 
-    def use_board_buttons(self, game_id: int, turn: tuple[int, int]) -> None:
+    async def use_board_buttons(self, game_id: int, turn: tuple[int, int]) -> None:
         """``turn`` is played on the shared board's own buttons (a fallback, or a board from
-        before a restart whose buttons the mover is using)."""
-        self._fallback[game_id] = turn
+        before pickers whose buttons the mover is using)."""
+        await self.registry.put_on_board(game_id, turn)
 
     async def picker_tapped(
         self,
@@ -433,29 +429,42 @@ class Shows:
                         replace=False,
                     )
                 except PickerFailed:
+                    await self.registry.forget(snap.game_id, PICKER, Shown(picker, turn))
                     await self.fall_back(snap, target)
                     return
-            self._open[snap.game_id] = OpenPicker(picker, turn)
+            shown = Shown(picker, turn)
+            if (await self.registry.shown(snap.game_id, PICKER)).get(picker.receiver) != shown:
+                old = await self.registry.keep(snap.game_id, PICKER, shown)  # re-sent, or
+                if old is not None and old.picker != picker:  # not known (another picker)
+                    await self.boards.close_picker(old.picker)
             return
-        self._open.pop(snap.game_id, None)
-        await self.boards.close_picker(picker)
-        await self.update(snap, actor_user_id=picker.receiver)
+        # The turn is over: the picker closes (stored or not), then the board shows the play.
+        await self.update(snap, actor_user_id=picker.receiver, tapped=picker)
 
-    async def _close_stale_picker(self, snap: Snapshot) -> None:
-        """A picker of a turn that is over (a timeout, a resignation) closes; one of this
-        turn shows what changed (a step typed with /move)."""
-        open_ = self._open.get(snap.game_id)
-        if open_ is None:
+    async def _close_stale_picker(self, snap: Snapshot, tapped: Picker | None = None) -> None:
+        """Pickers of a turn that is over (played, a timeout, a resignation) close — each
+        by the worker that takes its stored row, and ``tapped`` (the picker whose tap ended
+        the turn) in any case; one of this turn shows what changed (a step typed with
+        /move)."""
+        turn = turn_of(snap)
+        stale = await self.registry.take(
+            snap.game_id, PICKER, keep_turn=turn if snap.active else None
+        )
+        closing = [s.picker for s in stale]
+        if tapped is not None and tapped not in closing:
+            closing.append(tapped)
+        for picker in closing:
+            await self.boards.close_picker(picker)
+        if not snap.active:
             return
-        if open_.turn != turn_of(snap) or not snap.active:
-            self._open.pop(snap.game_id, None)
-            await self.boards.close_picker(open_.picker)
-            return
-        board = await self.picker_board(snap, open_.picker.receiver)
-        try:
-            await self.boards.edit_picker(snap.game_id, open_.picker, board)
-        except PickerFailed:
-            self._open.pop(snap.game_id, None)
+        for shown in (await self.registry.shown(snap.game_id, PICKER)).values():
+            if shown.picker == tapped:
+                continue
+            board = await self.picker_board(snap, shown.picker.receiver)
+            try:
+                await self.boards.edit_picker(snap.game_id, shown.picker, board)
+            except PickerFailed:
+                await self.registry.forget(snap.game_id, PICKER, shown)
 
     # ---- private views of those not moving (groups) ------------------------------------------
 
@@ -471,9 +480,8 @@ class Shows:
         mover = snap.game.seat_to_act
         if mover is None:
             return
-        views = self._views.get(snap.game_id) or {}
         turn = turn_of(snap)
-        shown = views.get(user_id)
+        shown = (await self.registry.shown(snap.game_id, VIEW)).get(user_id)
         if shown is not None and shown.turn == turn:
             return
         sending = (snap.game_id, user_id, turn)
@@ -493,7 +501,7 @@ class Shows:
         query_id: str | None,
         seat: int | None,
         mover: int,
-        shown: OpenPicker | None,
+        shown: Shown | None,
     ) -> None:
         turn = turn_of(snap)
         lang = await self.langs.of_chat(user_id)
@@ -515,15 +523,13 @@ class Shows:
             )
         except PickerFailed:
             return
-        if shown is not None:
-            await self.boards.close_picker(shown.picker)
-        views = self._views.get(snap.game_id) or {}
-        self._views[snap.game_id] = {**views, user_id: OpenPicker(view, turn)}
+        old = await self.registry.keep(snap.game_id, VIEW, Shown(view, turn))
+        if old is not None and old.picker != view:  # the last turn's, or another worker's
+            await self.boards.close_picker(old.picker)
 
     async def _close_views(self, snap: Snapshot) -> None:
         """The game changed: the private views of its previous state would be outdated."""
-        views = self._views.pop(snap.game_id, None) or {}
-        for shown in views.values():
+        for shown in await self.registry.take(snap.game_id, VIEW):
             await self.boards.close_picker(shown.picker)
 
     # ---- a chat that is gone -----------------------------------------------------------------

@@ -23,10 +23,15 @@ from storage.recent import Recent
 class Players:
     """People by user id: their current display names (written through to storage)."""
 
-    def __init__(self, store: storage.Storage, limit: int = 100_000) -> None:
+    def __init__(
+        self, store: storage.Storage, limit: int = 100_000, *, sole_writer: bool = True
+    ) -> None:
+        """``sole_writer`` False (several workers on one database): the way a player picks
+        is read on every use, since their last tap, which chose it, may have reached
+        another worker (names are only written through, never decide anything)."""
         self.store = store
         self._known: Recent[int, tuple[str, str | None]] = Recent(limit)
-        self._ways: Recent[int, PickerWay] = Recent(limit)
+        self._ways: Recent[int, PickerWay] = Recent(limit, max_age=None if sole_writer else 0)
 
     async def seen(self, actor: Actor, language: str | None = None) -> str | None:
         """Record the person as Telegram shows them now. ``language`` (their app's) is stored
@@ -83,7 +88,7 @@ class Players:
 
     async def set_picker_way(self, user_id: int, way: PickerWay) -> None:
         """Remember the way the person chose (written only when it changes)."""
-        if await self.picker_way(user_id) is way:
+        if self._ways.max_age is None and await self.picker_way(user_id) is way:
             return
         await self.store.set_picker_way(user_id, str(way))
         self._ways[user_id] = way

@@ -219,7 +219,7 @@ class GameService:
         # reproducible seeds (and so reproducible fair dice) from it instead.
         self._server_seed = new_server_seed if rng is None else lambda: self.rng.randbytes(32)
         self.ai = ai
-        self.players = players or Players(store)
+        self.players = players or Players(store, sole_writer=sole_writer)
         # Another worker may change a chat's settings: believe what was read for a few seconds.
         self.chats = chats or Chats(store, max_age=None if sole_writer else SHARED_MAX_AGE)
         self.cache = GameCache(cache_size)

@@ -157,7 +157,7 @@ async def open_picker(
         return
     # Answered first: drawing and sending the picker is the slow part of this tap. (If
     # Telegram then refuses the picker, the board's own buttons appear instead.)
-    note = shows.picker_note(snap)
+    note = await shows.picker_note(snap)
     await answer_quietly(query, t(lang, note) if note else None)
     await shows.open_picker(snap, target, actor.user_id, query.id)
 
@@ -185,7 +185,7 @@ async def choose_way(
         await shows.picker_tapped(snap, picker, target, turn_of(snap), query_id=query.id)
     elif isinstance(query.message, Message):
         if _on_shared_board(query, place, callback_data):
-            shows.use_board_buttons(snap.game_id, turn_of(snap))
+            await shows.use_board_buttons(snap.game_id, turn_of(snap))
         await shows.pick(snap, target, query.message.message_id, None)
 
 
@@ -228,7 +228,7 @@ async def pick(
         )
         return
     if _on_shared_board(query, place, callback_data):
-        shows.use_board_buttons(snap.game_id, turn_of(snap))
+        await shows.use_board_buttons(snap.game_id, turn_of(snap))
     await shows.pick(snap, target, message.message_id, point)
 
 
@@ -288,8 +288,12 @@ async def act(
         await shows.picker_tapped(after, picker, target, turn_before, query_id=query.id)
         return
     if _on_shared_board(query, place, callback_data):
-        shows.use_board_buttons(after.game_id, turn_before)
-    elif callback_data.a is Act.ROLL and _must_move(after, actor) and shows.public(after, target):
+        await shows.use_board_buttons(after.game_id, turn_before)
+    elif (
+        callback_data.a is Act.ROLL
+        and _must_move(after, actor)
+        and await shows.public(after, target)
+    ):
         # Rolled on the shared board: the play is chosen in private (or, if the picker
         # cannot be shown, on the board's buttons); the board shows the roll with the play.
         await shows.open_picker(after, target, actor.user_id, query.id)

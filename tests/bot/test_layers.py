@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PUBLISHING = ("bot/boards.py", "bot/outbox.py", "bot/drawing.py")
+PUBLISHING = ("bot/boards.py", "bot/outbox.py", "bot/drawing.py", "bot/pickers.py")
 ABOVE_PUBLISHING = ("gameplay", "bot.handlers", "bot.showing", "bot.presenter", "bot.middlewares")
 
 
