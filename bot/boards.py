@@ -230,12 +230,15 @@ class Boards:
         board: Board,
         *,
         picture: bool = True,
+        version: int | None = None,
     ) -> None:
         """Show ``board`` in the existing message: the picture too, or (``picture`` False, as
         when a checker is picked) only the caption and buttons — nothing is drawn then.
 
-        Skipped if a newer state of the message was asked for meanwhile; a message the user
-        deleted is sent again."""
+        Skipped if a newer state of the message was asked for meanwhile, or if ``board``
+        shows the game at ``version`` and it has been shown at a newer one since (a slow
+        worker's edit from an older state, asked for after the newer one, must not cover
+        it); a message the user deleted is sent again."""
         ticket = await self.outbox.ticket(target.chat_id, message_id)
         call: Callable[[], Awaitable[object]]
         if picture:
@@ -268,7 +271,7 @@ class Boards:
             await self.outbox.run(
                 target.chat_id,
                 call,
-                skip=lambda: self.outbox.overtaken(target.chat_id, message_id, ticket),
+                skip=lambda: self._outdated(game_id, version, target, message_id, ticket),
                 kind="edit",
             )
         except TelegramForbiddenError:
@@ -277,6 +280,13 @@ class Boards:
             if not any(g in exc.message for g in GONE):
                 raise
             await self.send(game_id, target, board)
+
+    async def _outdated(
+        self, game_id: int, version: int | None, target: Target, message_id: int, ticket: int
+    ) -> bool:
+        if await self.outbox.overtaken(target.chat_id, message_id, ticket):
+            return True
+        return version is not None and await self.outbox.moved_on(game_id, version)
 
     # ---- notices ------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Chat, Message, TelegramObject, Update, User
 
 from bot import refusals
+from bot.boards import Picker
 from bot.callbacks import GameCB
 from bot.languages import Languages
 from bot.texts import DEFAULT_LANG, normalise_lang
@@ -174,7 +175,20 @@ class GameTap(BaseMiddleware):
             if not stale:  # "query is too old": a redelivered tap, answered before
                 raise
         # An outdated tap changes nothing, so claiming its update costs nothing.
-        if stale and update_id is not None and not await self.games.claim_update(update_id):
-            shows = data.get("shows")
-            if shows is not None:
-                await shows.show_stored(cb.game)
+        shows = data.get("shows")
+        redelivered = (
+            stale and update_id is not None and not await self.games.claim_update(update_id)
+        )
+        if not stale or shows is None:
+            return
+        message = event.message
+        in_picker = isinstance(message, Message) and message.ephemeral_message_id is not None
+        if redelivered or (not in_picker and not shows.boards.sole_writer):
+            # With several workers a board can be behind the stored game (an edit that lost
+            # to a slower one, a worker that died before editing): whoever taps it sees it
+            # brought up to date. One process shows every change it saves.
+            await shows.show_stored(cb.game)
+        if in_picker:  # a group mover's picker behind the game: brought up to date
+            assert isinstance(message, Message) and message.ephemeral_message_id is not None
+            picker = Picker(message.chat.id, event.from_user.id, message.ephemeral_message_id)
+            await shows.refresh_picker(cb.game, picker)

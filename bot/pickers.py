@@ -114,13 +114,21 @@ class Pickers:
         rows = await self.store.get_picker_messages(game_id)
         return {r.user_id: _shown(r) for r in rows if r.kind == kind}
 
-    async def keep(self, game_id: int, kind: str, shown: Shown) -> Shown | None:
-        """Remember a picker or view just sent; the one of the same person it replaces
-        (another worker's, perhaps) comes back, for the caller to close."""
-        old = await self.store.keep_picker_message(_row(game_id, kind, shown))
+    async def keep(
+        self, game_id: int, kind: str, shown: Shown, *, tapped: bool = False
+    ) -> Shown | None:
+        """Remember a picker or view just sent, and return the one to close: the one of the
+        same person it replaces, or — if another worker sent them a newer one meanwhile —
+        ``shown`` itself. ``tapped``: the person is using ``shown`` (they tapped it), so it
+        stays whichever is newer."""
+        row = _row(game_id, kind, shown)
+        loser = await self.store.keep_picker_message(row, newest_wins=not tapped)
         if self.sole_writer:
-            (await self._game(game_id)).messages[(kind, shown.picker.receiver)] = shown
-        return None if old is None else _shown(old)
+            messages = (await self._game(game_id)).messages
+            key = (kind, shown.picker.receiver)
+            if loser is None or loser.ephemeral_id != shown.picker.ephemeral_id:
+                messages[key] = shown
+        return None if loser is None else _shown(loser)
 
     async def take(self, game_id: int, kind: str, *, keep_turn: Turn | None = None) -> list[Shown]:
         """Forget the game's open pickers or views (but those of ``keep_turn``) and return
@@ -141,5 +149,6 @@ class Pickers:
         await self.store.forget_picker_message(_row(game_id, kind, shown))
         if self.sole_writer:
             messages = (await self._game(game_id)).messages
-            if messages.get((kind, shown.picker.receiver)) == shown:
+            known = messages.get((kind, shown.picker.receiver))
+            if known is not None and known.picker == shown.picker:
                 del messages[(kind, shown.picker.receiver)]

@@ -155,7 +155,11 @@ class Shows:
         for target, message_id in targets:
             try:
                 await self.boards.edit(
-                    snap.game_id, target, message_id, await self.board(snap, target)
+                    snap.game_id,
+                    target,
+                    message_id,
+                    await self.board(snap, target),
+                    version=snap.version,
                 )
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
@@ -186,17 +190,29 @@ class Shows:
 
     async def show_stored(self, game_id: int) -> None:
         """Edit every board of the game to its stored state (after a redelivered update that
-        had been saved: the worker that saved it may not have shown it). Boards only: no
-        notice and no next game is sent from here, so a redelivery never doubles a message."""
+        had been saved: the worker that saved it may not have shown it), and the turn's open
+        pickers too (a step saved by a worker that died before editing the picker would
+        leave it offering the old steps, each answered "outdated"); pickers and views of
+        an older turn close. No notice and no next game is sent from here, so a redelivery
+        never doubles a message."""
         try:
             snap = await self.games.load(game_id, fresh=True)
         except Refused:
             return
         await self.boards.shown(snap.game_id, snap.version)
+        await self._close_stale_picker(snap)
+        await self._show_boards(snap)
+
+    async def _show_boards(self, snap: Snapshot) -> None:
+        """Edit every board message of the game to ``snap`` (nothing else)."""
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
                 await self.boards.edit(
-                    snap.game_id, target, message_id, await self.board(snap, target)
+                    snap.game_id,
+                    target,
+                    message_id,
+                    await self.board(snap, target),
+                    version=snap.version,
                 )
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
@@ -211,7 +227,7 @@ class Shows:
             await self._edit_inline(snap, target.inline_id, board, picture=False)
             return
         try:
-            await self.boards.edit(snap.game_id, target, message_id, board)
+            await self.boards.edit(snap.game_id, target, message_id, board, version=snap.version)
         except ChatGone as gone:
             await self.blocked(snap, gone.target)
 
@@ -224,7 +240,9 @@ class Shows:
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
                 board = await self.board(snap, target)
-                await self.boards.edit(snap.game_id, target, message_id, board, picture=False)
+                await self.boards.edit(
+                    snap.game_id, target, message_id, board, picture=False, version=snap.version
+                )
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
         inline = await self.inline_target(snap)
@@ -377,20 +395,24 @@ class Shows:
         except PickerFailed:
             await self.fall_back(snap, target)
             return "picker_fallback"
+        # Another picker of theirs (an older one, or one another worker sent meanwhile):
+        # the newer stays, the other closes — this one, if it lost.
         old = await self.registry.keep(snap.game_id, PICKER, Shown(picker, turn))
-        if old is not None and old.picker != picker:
+        if old is not None:
             await self.boards.close_picker(old.picker)
         return None if sends == 1 else "picker_again"
 
     async def fall_back(self, snap: Snapshot, target: Target) -> None:
         """Play this turn with the buttons on the shared board (as before pickers)."""
+        log.info("game %s: turn %s falls back to the board's buttons", snap.game_id, turn_of(snap))
         await self.use_board_buttons(snap.game_id, turn_of(snap))
         message_id = await self.boards.board_in(snap.game_id, target.chat_id)
         if message_id is None:
             await self._send(snap, target)
             return
         try:
-            await self.boards.edit(snap.game_id, target, message_id, await self.board(snap, target))
+            board = await self.board(snap, target)
+            await self.boards.edit(snap.game_id, target, message_id, board, version=snap.version)
         except ChatGone as gone:
             await self.blocked(snap, gone.target)
 
@@ -414,11 +436,22 @@ class Shows:
         over the picker closes and the shared board shows the play, once."""
         turn = turn_of(snap)
         await self.boards.shown(snap.game_id, snap.version)  # the mover started: notices are stale
-        if snap.active and snap.game.phase is Phase.MOVE and turn == turn_before:
+        going_on = snap.active and snap.game.phase is Phase.MOVE and turn == turn_before
+        if going_on and await self.registry.on_board(snap.game_id, turn):
+            # Meanwhile the turn fell back to the board's buttons (a third tap on Move, on
+            # another worker): the step is shown there, and this picker closes.
+            await self.registry.forget(snap.game_id, PICKER, Shown(picker, turn))
+            await self.boards.close_picker(picker)
+            await self._show_boards(snap)
+            return
+        if going_on:
             board = await self.picker_board(snap, picker.receiver, pick)
             try:
                 await self.boards.edit_picker(snap.game_id, picker, board)
-            except PickerFailed:  # expired or deleted under the mover's finger: a new one
+            except PickerFailed as failed:  # expired or deleted under the mover's finger
+                log.info(
+                    "picker of game %s not edited (%s); sending a new one", snap.game_id, failed
+                )
                 try:
                     picker = await self.boards.send_picker(
                         snap.game_id,
@@ -434,12 +467,45 @@ class Shows:
                     return
             shown = Shown(picker, turn)
             if (await self.registry.shown(snap.game_id, PICKER)).get(picker.receiver) != shown:
-                old = await self.registry.keep(snap.game_id, PICKER, shown)  # re-sent, or
-                if old is not None and old.picker != picker:  # not known (another picker)
+                # Re-sent, or another picker of theirs is stored (two were sent): the one
+                # they use stays, the other closes.
+                old = await self.registry.keep(snap.game_id, PICKER, shown, tapped=True)
+                if old is not None:
                     await self.boards.close_picker(old.picker)
             return
         # The turn is over: the picker closes (stored or not), then the board shows the play.
         await self.update(snap, actor_user_id=picker.receiver, tapped=picker)
+
+    async def refresh_picker(self, game_id: int, picker: Picker) -> None:
+        """A tap in ``picker`` was outdated: the picker shows an older state than the stored
+        game (a step saved by a worker that died before editing it, or played from another
+        picker of the same turn). It is brought up to date, and stays the mover's picker; one
+        of a turn that is over, or that fell back to the board's buttons, closes."""
+        try:
+            snap = await self.games.load(game_id, fresh=True)
+        except Refused:
+            return
+        game, turn = snap.game, turn_of(snap)
+        seat = game.seat_to_act
+        mover = snap.user_ids.get(seat) if seat is not None else None
+        if (
+            not snap.active
+            or game.phase is not Phase.MOVE
+            or mover != picker.receiver
+            or await self.registry.on_board(game_id, turn)
+        ):
+            await self.registry.forget(game_id, PICKER, Shown(picker, turn))
+            await self.boards.close_picker(picker)
+            if snap.active and await self.registry.on_board(game_id, turn):
+                await self._show_boards(snap)  # the turn goes on there: it shows the steps
+            return
+        try:
+            await self.boards.edit_picker(game_id, picker, await self.picker_board(snap, mover))
+        except PickerFailed:
+            return
+        old = await self.registry.keep(game_id, PICKER, Shown(picker, turn), tapped=True)
+        if old is not None:
+            await self.boards.close_picker(old.picker)
 
     async def _close_stale_picker(self, snap: Snapshot, tapped: Picker | None = None) -> None:
         """Pickers of a turn that is over (played, a timeout, a resignation) close — each
@@ -447,15 +513,14 @@ class Shows:
         the turn) in any case; one of this turn shows what changed (a step typed with
         /move)."""
         turn = turn_of(snap)
-        stale = await self.registry.take(
-            snap.game_id, PICKER, keep_turn=turn if snap.active else None
-        )
+        keep = snap.active and not await self.registry.on_board(snap.game_id, turn)
+        stale = await self.registry.take(snap.game_id, PICKER, keep_turn=turn if keep else None)
         closing = [s.picker for s in stale]
         if tapped is not None and tapped not in closing:
             closing.append(tapped)
         for picker in closing:
             await self.boards.close_picker(picker)
-        if not snap.active:
+        if not keep:
             return
         for shown in (await self.registry.shown(snap.game_id, PICKER)).values():
             if shown.picker == tapped:
@@ -524,7 +589,7 @@ class Shows:
         except PickerFailed:
             return
         old = await self.registry.keep(snap.game_id, VIEW, Shown(view, turn))
-        if old is not None and old.picker != view:  # the last turn's, or another worker's
+        if old is not None:  # the last turn's, or one another worker sent at once
             await self.boards.close_picker(old.picker)
 
     async def _close_views(self, snap: Snapshot) -> None:

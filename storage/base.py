@@ -404,9 +404,12 @@ class Storage(abc.ABC):
         """How the game's latest turn with a picker is being played, if it had one."""
 
     @abc.abstractmethod
-    async def keep_picker_message(self, message: PickerMessage) -> PickerMessage | None:
+    async def keep_picker_message(
+        self, message: PickerMessage, *, newest_wins: bool = True
+    ) -> PickerMessage | None:
         """Remember a picker or private view just shown (one per game, kind and person);
-        returns the message it replaces, if another, for the caller to close."""
+        returns the message to close, if any: the one it replaces, or — when another of the
+        same person with a larger id is stored and ``newest_wins`` — ``message`` itself."""
 
     @abc.abstractmethod
     async def get_picker_messages(self, game_id: int) -> list[PickerMessage]:

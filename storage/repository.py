@@ -412,12 +412,14 @@ class SqlRepository(Storage):
     async def put_turn_on_board(self, game_id: int, turn: tuple[int, int]) -> PickerTurn:
         return await self._write(picker_tx.put_on_board, game_id, *_turn(turn), self._now())
 
-    async def keep_picker_message(self, message: PickerMessage) -> PickerMessage | None:
+    async def keep_picker_message(
+        self, message: PickerMessage, *, newest_wins: bool = True
+    ) -> PickerMessage | None:
         _picker_kind(message.kind)
         if message.ephemeral_id <= 0:
             raise ValueError("an ephemeral message id is positive")
         _turn(message.turn)
-        return await self._write(picker_tx.keep_message, message, self._now())
+        return await self._write(picker_tx.keep_message, message, newest_wins, self._now())
 
     async def take_picker_messages(
         self, game_id: int, kind: str, *, keep_turn: tuple[int, int] | None = None

@@ -260,16 +260,25 @@ async def act(
     # Accepted: answer while the computer replies and the game is saved, not after.
     text = t(lang, "turn_done") if callback_data.a is Act.DONE else None
     answering = asyncio.ensure_future(query.answer(text))
+    outcome = None
     try:
         outcome = await games.commit(decision, update_id=update_id)
-    except Refused as refused:  # accepted, then the save lost a race: the board stays
+    except Refused as refused:  # accepted, then the save lost a race (another worker's)
         log.info("tap in game %s accepted but not saved: %s", callback_data.game, refused)
-        return
     finally:
         try:
             await answering
         except TelegramBadRequest as exc:  # e.g. too late: the board must still change
             log.warning("could not answer a tap in game %s: %s", callback_data.game, exc)
+    if outcome is None:
+        # The tap was answered as taken; what won is shown instead, so the player sees the
+        # game as it is and taps again (nothing of theirs was saved, nothing doubled).
+        picker = picker_of(query)
+        if picker is not None:
+            await shows.refresh_picker(callback_data.game, picker)
+        else:
+            await shows.show_stored(callback_data.game)
+        return
     if outcome.snap is None:
         # Saved before: a redelivery, perhaps because the worker that saved it died before it
         # showed the result. Show the stored game (boards only; the notice went or is lost).

@@ -7,9 +7,11 @@ was sent (after two sends the turn goes on the board's own buttons) and whether 
 back to those buttons. A turn is named by the game's number in its match and the count of
 its events (``gameplay.turn_key``); a row of an older turn is outdated, never wrong.
 
-Every statement is one atomic upsert or delete, so two workers racing get one answer: a send
-is counted by one ``UPDATE``-on-conflict (each worker gets its own count back), and a shown
-message is closed by whoever *deletes* its row (``RETURNING``), so it is closed once.
+Two workers racing get one answer: a send is counted by one ``UPDATE``-on-conflict (each
+worker gets its own count back); a shown message is closed by whoever *deletes* its row
+(``RETURNING``), so it is closed once; and keeping a newly shown one reads the game's row
+locked first (PostgreSQL), so of two pickers sent at once exactly one is kept and the other
+handed back to be closed.
 """
 
 from __future__ import annotations
@@ -73,8 +75,8 @@ KEEP_MESSAGE = (
 GAME_EXISTS = "SELECT 1 FROM games WHERE game_id = ?"
 
 
-def _require_game(game_id: int) -> Body[None]:
-    if (yield one(GAME_EXISTS, game_id)) is None:
+def _require_game(game_id: int, lock: str = "") -> Body[None]:
+    if (yield one(GAME_EXISTS + lock, game_id)) is None:
         raise NotFoundError("game", game_id)
 
 
@@ -116,11 +118,20 @@ def put_on_board(
     return turn_from_row((yield one(PUT_ON_BOARD, game_id, game_number, move_number, now)))
 
 
-def keep_message(db: Dialect, message: PickerMessage, now: int) -> Body[PickerMessage | None]:
-    """Remember a shown picker or view; the one it replaces (another message of the same
-    person and kind) comes back for the caller to close."""
-    yield from _require_game(message.game_id)
-    old = yield one(SELECT_MESSAGE + db.for_update, message.game_id, message.kind, message.user_id)
+def keep_message(
+    db: Dialect, message: PickerMessage, newest_wins: bool, now: int
+) -> Body[PickerMessage | None]:
+    """Remember a shown picker or view, one per game, kind and person, and return the one
+    to close (or None). Of two sent for one person (two taps on two workers) the newer stays
+    (``newest_wins``, the larger id) — the one just sent comes back if it is the older —
+    unless the caller knows the person is using this one (they tapped it). The game's row
+    is read locked first, so two keeps of one game are decided one after the other."""
+    yield from _require_game(message.game_id, lock=db.for_update)
+    old = yield one(SELECT_MESSAGE, message.game_id, message.kind, message.user_id)
+    if old is not None and int(old["ephemeral_id"]) == message.ephemeral_id:
+        return None
+    if old is not None and newest_wins and int(old["ephemeral_id"]) > message.ephemeral_id:
+        return message
     yield one(
         KEEP_MESSAGE,
         message.game_id,
@@ -132,9 +143,7 @@ def keep_message(db: Dialect, message: PickerMessage, now: int) -> Body[PickerMe
         message.move_number,
         now,
     )
-    if old is None or int(old["ephemeral_id"]) == message.ephemeral_id:
-        return None
-    return message_from_row(old)
+    return None if old is None else message_from_row(old)
 
 
 def take_messages(

@@ -4,14 +4,21 @@ Three ``python -m tests.bot.worker_process`` workers (``python -m bot`` with gen
 budgets) serve one token in webhook mode on a real PostgreSQL database with their budgets in a
 real Redis. The fake Bot API server delivers updates as webhooks, in turn to each worker (a
 round-robin load balancer; a failed delivery is retried on the next one, as nginx and Telegram
-do). Group games are played by buttons to the end, all at once, while
+do). Group games are played to the end, all at once, the way groups play: the mover opens
+their private picker (an ephemeral message) from the shared board and plays in it, so the
+taps of one turn — open, point, step, Done — reach different workers, while
 
-* one worker is SIGKILLed in the middle of the run and started again later;
+* one worker is SIGKILLed in the middle of the run (mid-turn: pickers are open) and started
+  again later;
 * an update already handled is delivered again;
-* one button is tapped twice at once, the two taps reaching two different workers.
+* one button is tapped twice at once, the two taps reaching two different workers (a step in
+  the picker, and the board's Move that opens it);
+* the waiting player taps the shared board now and then (a private view, closed by whichever
+  worker ends the turn).
 
 Afterwards every game is finished, every move log is gapless, the statistics add up, every tap
-was answered, each group shows exactly one board, and every worker wrote JSON log lines.
+was answered, each group shows exactly one board, no picker or view is left open (at most the
+one a killed worker sent and died before storing), and every worker wrote JSON log lines.
 ``NARDY_E2E_WORKER_GAMES`` sets how many games (default 4; the issue's run used more) and
 ``NARDY_E2E_WORKER_SECONDS`` how long they may take (900).
 """
@@ -46,6 +53,8 @@ GAMES = int(os.environ.get("NARDY_E2E_WORKER_GAMES", "4"))
 #: Seconds the games may take together (``NARDY_E2E_WORKER_SECONDS``; a run of 100 games on a
 #: busy two-core machine needs more than the default).
 PLAY_SECONDS = float(os.environ.get("NARDY_E2E_WORKER_SECONDS", "900"))
+#: Seconds a player waits for their tap to change what they see before looking again.
+RETAP_AFTER = 15.0
 
 
 def _free_port() -> int:
@@ -134,8 +143,6 @@ async def workers(
         "LOG_FORMAT": "json",
         "LOG_LEVEL": "INFO",
         "SHUTDOWN_TIMEOUT": "20",
-        # These games are played on the group board's own buttons (the fallback pickers have).
-        "GROUP_PICKER": "false",
     }
     env.pop("PYTHONPATH", None)
     crew = [Worker(f"w{i}", _free_port(), env, tmp / f"w{i}.log") for i in range(1, count + 1)]
@@ -157,6 +164,9 @@ class Tally:
     redelivered: list[int] = field(default_factory=list)
     double_taps: int = 0
     finished: int = 0
+    picker_taps: int = 0
+    views: int = 0
+    retaps: int = 0
 
 
 def _board(tg: FakeTelegram, chat: FakeChat) -> StoredMessage | None:
@@ -171,7 +181,25 @@ def _board(tg: FakeTelegram, chat: FakeChat) -> StoredMessage | None:
 def _state(message: StoredMessage | None) -> tuple[object, ...]:
     if message is None:
         return ()
-    return (message.message_id, message.caption, json.dumps(message.reply_markup))
+    return (
+        message.message_id,
+        message.ephemeral_message_id,
+        message.caption,
+        json.dumps(message.reply_markup),
+    )
+
+
+def _picker(tg: FakeTelegram, chat: FakeChat, user: FakeUser) -> StoredMessage | None:
+    """The newest private message with game buttons ``user`` sees in ``chat`` (their picker;
+    a private view has only a Rules button)."""
+    live = [m for m in tg.ephemeral_messages(chat, user) if not m.dropped and game_buttons(m)]
+    return live[-1] if live else None
+
+
+def _seen(tg: FakeTelegram, chat: FakeChat, players: dict[str, FakeUser]) -> tuple[object, ...]:
+    """What the players see: the shared board and each one's live private messages."""
+    mine = tuple(_state(m) for user in players.values() for m in tg.ephemeral_messages(chat, user))
+    return (_state(_board(tg, chat)), mine)
 
 
 async def _until(predicate, what: str, tg: FakeTelegram, chat: FakeChat, timeout: float = 60):
@@ -181,7 +209,7 @@ async def _until(predicate, what: str, tg: FakeTelegram, chat: FakeChat, timeout
         if value:
             return value
         await asyncio.sleep(0.02)
-    tail = "\n".join(tg.transcript(chat).splitlines()[-20:])
+    tail = "\n".join(tg.transcript(chat).splitlines()[-80:])
     raise AssertionError(f"{what} did not happen within {timeout} s in {chat.id}:\n{tail}")
 
 
@@ -192,6 +220,29 @@ def _button(message: StoredMessage, prefix: str, act: object) -> str | None:
             if data.startswith("l:") and prefix == "l:" and LobbyCB.unpack(data).a is act:
                 return data
     return None
+
+
+async def _tap_on(
+    tg: FakeTelegram,
+    group: FakeChat,
+    where: StoredMessage,
+    who: FakeUser,
+    choice: str,
+    tally: Tally,
+) -> str:
+    """``who`` taps ``choice`` on the shared board or in their picker (LookupError: the
+    picker is gone)."""
+    if not where.is_ephemeral:
+        try:
+            return await tg.tap(group, where.message_id, who, choice)
+        except ValueError as exc:  # a picker with nothing to tap hides the board: a bug
+            mine = [(m.caption, m.button_labels()) for m in tg.ephemeral_messages(group, who)]
+            tail = "\n".join(tg.transcript(group).splitlines()[-60:])
+            raise AssertionError(f"{exc}: {mine}\n{tail}") from None
+    tally.picker_taps += 1
+    return await tg.tap_ephemeral(
+        group, who, choice, ephemeral_message_id=where.ephemeral_message_id
+    )
 
 
 async def play_game(
@@ -220,16 +271,20 @@ async def play_game(
     qid = await tg.tap(group, lobby.message_id, b, _button(lobby, "l:", LobbyAct.JOIN))
     tally.taps.append(qid)
     await _until(lambda: _board(tg, group), "the first board", tg, group)
-    doubled = redelivered = False
+    doubled: set[Act] = set()
+    redelivered = False
     for _ in range(3000):
         board = _board(tg, group)
         assert board is not None
-        buttons = game_buttons(board)
         if "🏆" in (board.caption or ""):  # one-game matches: the game is the match
             tally.finished += 1
             return
+        who = players_by_chat(group, players, board)
+        picker = _picker(tg, group, who)
+        where = picker or board
+        buttons = game_buttons(where)
         choice = None
-        for wanted in (Act.TAKE, Act.ROLL, Act.DONE, Act.MOVE, Act.PICK):
+        for wanted in (Act.TAKE, Act.ROLL, Act.OPEN, Act.DONE, Act.MOVE, Act.PICK):
             options = [d for _, cb, d in buttons if cb.a is wanted]
             if options:
                 choice = rng.choice(options)
@@ -237,20 +292,39 @@ async def play_game(
         if choice is None:
             await asyncio.sleep(0.05)  # nothing to tap yet (the board is being changed)
             continue
-        who = players_by_chat(group, players, board)
-        before = _state(board)
-        qid = await tg.tap(group, board.message_id, who, choice)
+        act = GameCB.unpack(choice).a
+        if picker is None and act is Act.OPEN and rng.random() < 0.05:
+            # The waiting player looks first: a private view (one a turn), answered apart.
+            other = next(p for p in players.values() if p is not who)
+            tally.views += 1
+            tally.taps.append(await tg.tap(group, board.message_id, other, choice))
+        before = _seen(tg, group, players)
+        try:
+            qid = await _tap_on(tg, group, where, who, choice, tally)
+        except LookupError:  # the picker closed (or was replaced) under the finger
+            continue
         tally.taps.append(qid)
-        changes = GameCB.unpack(choice).a is not Act.PICK
-        if double_tap and not doubled and changes and len(tally.taps) > 10:
+        changes = act is not Act.PICK
+        if double_tap and act not in doubled and changes and act in (Act.MOVE, Act.OPEN):
             # The same button again at once: the load balancer gives it to the next worker.
-            doubled = True
+            doubled.add(act)
             tally.double_taps += 1
-            tally.taps.append(await tg.tap(group, board.message_id, who, choice))
+            with contextlib.suppress(LookupError):
+                tally.taps.append(await _tap_on(tg, group, where, who, choice, tally))
         await _until(lambda qid=qid: tg.query_answered(qid), "the tap's answer", tg, group)
-        await _until(
-            lambda before=before: _state(_board(tg, group)) != before, "a board change", tg, group
-        )
+        try:
+            await _until(
+                lambda before=before: _seen(tg, group, players) != before,
+                "a change",
+                tg,
+                group,
+                timeout=RETAP_AFTER,
+            )
+        except AssertionError:
+            # Nothing changed: the tap lost a race between workers and what won is already
+            # shown (or the tap was outdated). A player looks again and taps what they see.
+            tally.retaps += 1
+            continue
         if redeliver and not redelivered and changes and len(tally.taps) > 20:
             redelivered = True
             update_id = tg.update_id_of(qid)
@@ -307,6 +381,7 @@ async def test_three_webhook_workers_one_killed_mid_run_lose_and_double_nothing(
             assert tg.webhook_failures > 0  # deliveries to the dead worker failed, were retried
             assert tg.pending_updates() == 0
             assert all(tg.query_answered(q) for q in tally.taps)  # every tap answered
+            left_open = []
             for chat in (c for c in tg.chats.values() if c.id < 0):
                 boards = [
                     m
@@ -314,6 +389,19 @@ async def test_three_webhook_workers_one_killed_mid_run_lose_and_double_nothing(
                     if m.from_bot and not m.deleted and m.media_kind == "photo"
                 ]
                 assert len(boards) == 1, f"{chat.id} shows {len(boards)} boards"
+            for index in range(GAMES):
+                for uid in (20_000 + 2 * index, 20_001 + 2 * index):
+                    left_open += tg.ephemeral_messages(-100_200 - index, uid)
+            print(
+                f"{tally.picker_taps} taps in pickers, {tally.views} views, "
+                f"{tally.double_taps} double taps, {tally.retaps} taps that changed nothing "
+                f"for {RETAP_AFTER:.0f} s, {len(left_open)} private messages left open"
+            )
+            assert tally.retaps <= GAMES, tally.retaps  # rare: a lost race, not a way of play
+            assert tally.picker_taps > 10 * GAMES  # the games were played in pickers
+            # A picker the killed worker sent and died before storing stays until Telegram
+            # expires it (its taps are answered "outdated"); nothing else may stay open.
+            assert len(left_open) <= 1, [(m.caption, m.button_labels()) for m in left_open]
             await _check_database(postgres_url)
             for worker in crew:
                 assert worker.stop() == 0, worker.log_tail()  # SIGTERM: a clean exit

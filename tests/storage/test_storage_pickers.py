@@ -122,3 +122,20 @@ async def test_pickers_survive_a_reopen(backend: Backend, clock: FakeClock) -> N
         assert replace(message, updated_at=datetime.min) == shown(gid, "picker", ALICE, 30)
     finally:
         await again.close()
+
+
+async def test_of_two_pickers_sent_at_once_the_newer_stays(people: Storage) -> None:
+    """Two taps on Move reached two workers, each sent a picker: whichever keeps it last,
+    the older one is handed back to be closed, once, and the newer is stored."""
+    gid = (await people.create_game(new_game(ALICE, BORIS))).game_id
+    older, newer = shown(gid, "picker", ALICE, 40), shown(gid, "picker", ALICE, 41)
+    losers = await asyncio.gather(
+        people.keep_picker_message(newer), people.keep_picker_message(older)
+    )
+    assert [m.ephemeral_id for m in losers if m is not None] == [40]
+    (stored,) = await people.get_picker_messages(gid)
+    assert stored.ephemeral_id == 41
+    # The player taps the older one (it is what their app shows): that one stays then.
+    back = await people.keep_picker_message(older, newest_wins=False)
+    assert back is not None and back.ephemeral_id == 41
+    assert [m.ephemeral_id for m in await people.get_picker_messages(gid)] == [40]
