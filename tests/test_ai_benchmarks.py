@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -62,3 +64,51 @@ def test_judge_keeps_losses_and_compare_reads_them(
     got = json.loads(capsys.readouterr().out)
     want = sum(stored["losses"]["easy"]) / 6 - sum(stored["losses"]["medium"]) / 6
     assert got["a"] == "easy" and got["mean_diff"] == pytest.approx(want, abs=1e-4)
+
+
+def arena(tmp_path: Path, *flags: str) -> dict:
+    """One ``ai_arena.py`` run (real processes, real games), its JSON summary."""
+    out = tmp_path / f"arena{len(list(tmp_path.iterdir()))}.jsonl"
+    subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/ai_arena.py",
+            "--variant",
+            "short",
+            "--json",
+            str(out),
+            *flags,
+        ],
+        check=True,
+        capture_output=True,
+        env=os.environ | {"PYTHONPATH": "."},
+    )
+    return json.loads(out.read_text())
+
+
+def test_arena_start_extends_a_run_of_the_same_seed(tmp_path: Path) -> None:
+    whole = arena(tmp_path, "--pairing", "race:random", "--games", "6", "--seed", "3")
+    head = arena(tmp_path, "--pairing", "race:random", "--games", "2", "--seed", "3")
+    tail = arena(
+        tmp_path, "--pairing", "race:random", "--games", "4", "--seed", "3", "--start", "2"
+    )
+    assert (whole["games"], head["games"], tail["games"]) == (6, 2, 4)
+    assert whole["points"] == head["points"] + tail["points"]
+    assert (tail["seed"], tail["start"]) == (3, 2)
+    odd = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/ai_arena.py",
+            "--variant",
+            "short",
+            "--pairing",
+            "race:random",
+            "--games",
+            "2",
+            "--start",
+            "1",
+        ],
+        capture_output=True,
+        env=os.environ | {"PYTHONPATH": "."},
+    )
+    assert odd.returncode != 0 and b"even" in odd.stderr
