@@ -328,10 +328,10 @@ async def test_forfeit_and_rejected_move_explained(
             await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
             await tg.wait_idle(quiet=0.1)
 
-            # Bob's forced 6-6 burnt two sixes: the caption says so with the rule, in the
-            # numbers of the picture (drawn from Alice's side: she moves next) ...
+            # Bob's forced 6-6 burnt two sixes: the caption says so with the rule, in Bob's
+            # numbers and then the picture's (drawn from Alice's side: she moves next) ...
             board = current_board(tg, group)
-            assert "Боб: 6-6 · 12/6(2) — сгорело 6-6 (C-21)" in (board.caption or "")
+            assert "Боб: 6-6 · 24/18(2) [12/6(2)] — сгорело 6-6 (C-21)" in (board.caption or "")
             why = next(data for _, cb, data in game_buttons(board) if cb.a is Act.WHY)
             # ... and "Why?" answers with the topic, drawn on the game's own position
             await tap_and_wait(tg, group, board.message_id, alice, why)
