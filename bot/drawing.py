@@ -29,7 +29,8 @@ from typing import Any
 import renderer
 from engine import Event, Position
 from engine.step import Step
-from renderer import BoardOptions, check_assets, render_board, render_game_replay, warm_up
+from renderer import BoardOptions, check_assets, render_game_replay, warm_up
+from renderer.board import Bases
 from renderer.review import render_mistake
 from renderer.service import HEADER, frame
 
@@ -92,6 +93,8 @@ class Painter:
         self._workers: list[_Worker] = []
         self._ids = itertools.count(1)
         self.restarts = 0
+        #: Drawing in threads (``processes`` 0): the bases a picker's pictures reuse.
+        self._bases = Bases()
 
     async def start(self) -> None:
         """Start the workers and wait until each has drawn its warm-up boards (a missing
@@ -143,7 +146,7 @@ class Painter:
         """The board as JPEG bytes. A board lost with a dying worker is drawn once more by
         its replacement; rendering errors (bad options) reach the caller as raised."""
         if self.processes == 0:
-            return await asyncio.to_thread(render_board, position, options)
+            return await asyncio.to_thread(self._bases.render, position, options)
         try:
             return await self._draw_once(position, options)
         except DrawingError:
@@ -177,11 +180,18 @@ class Painter:
             return await self._send(job)
 
     async def _draw_once(self, position: Position, options: BoardOptions) -> bytes:
-        return await self._send(("draw", position, options))
+        # One position's pictures go to one process while it is not much busier than the
+        # others: a picker's next picture then reuses the base that process keeps.
+        return await self._send(("draw", position, options), prefer=hash(position))
 
-    async def _send(self, job: tuple[Any, ...]) -> bytes:
-        """Send one job (its kind, then its arguments) to the least busy worker."""
+    async def _send(self, job: tuple[Any, ...], prefer: int | None = None) -> bytes:
+        """Send one job (its kind, then its arguments) to the least busy worker, or to the
+        ``prefer``-th (modulo their number) if it has at most one board more in hand."""
         worker = await self._worker()
+        if prefer is not None:
+            preferred = self._workers[prefer % len(self._workers)]
+            if preferred.alive and len(preferred.pending) <= len(worker.pending) + 1:
+                worker = preferred
         request_id = next(self._ids)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         worker.pending[request_id] = future

@@ -33,7 +33,7 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-from renderer.board import render_board
+from renderer.board import Bases
 from renderer.replay import render_game_replay
 from renderer.review import render_mistake
 from renderer.warm import warm_up
@@ -67,7 +67,9 @@ def _reply_error(request_id: int, exc: BaseException) -> bytes:
 
 
 def serve(requests: BinaryIO, replies: BinaryIO) -> None:
-    """Answer requests until the input ends."""
+    """Answer requests until the input ends. Boards are drawn through one :class:`Bases`:
+    a picker's second and later pictures of a position reuse its base."""
+    bases = Bases()
     while True:
         request = read_frame(requests)
         if request is None:
@@ -80,7 +82,7 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
         elif kind == "draw":
             _, request_id, position, options = request
             try:
-                reply = frame(("ok", request_id, render_board(position, options)))
+                reply = frame(("ok", request_id, bases.render(position, options)))
             except Exception as exc:
                 reply = _reply_error(request_id, exc)
             replies.write(reply)
