@@ -82,9 +82,12 @@ HELD_OUT = {
     # With v6 in training (round 6) they fell again: ru top-3 271 → 270, off-topic 71 → 69
     # («как собрать кубик рубика»: v6 brought «рубка» into the spelling vocabulary, and the
     # correction «рубика» → «рубка» runs before the other-game check — a follow-up).
+    # Round 8 (the definition feature: "mean" makes "does a double mean i get to roll again" a
+    # question about a word's meaning, declined) took one English top-3 (155 → 154, wrong
+    # "don't know" 0 → 1), while v1's Russian rose to 260 / 272 / 1.
     "blind_set_v1.tsv": (
         ("blind_set_v1.tsv",),
-        {"ru": (275, 254, 270, 2), "en": (155, 152, 155, 0)},
+        {"ru": (275, 254, 270, 2), "en": (155, 152, 154, 1)},
         (73, 69),
     ),
 }
