@@ -265,7 +265,7 @@ class Matcher:
             for w in tokenize(p.lstrip("!~-")).words
         }
 
-    def _relayout(self, question: str) -> str:
+    def relayout(self, question: str) -> str:
         """``question`` in the keyboard layout it was meant in (``teacher.layout``)."""
         return fix_layout(question, self._ru.known, self._english.__contains__)
 
@@ -484,7 +484,7 @@ class Matcher:
 
     def terms_of(self, question: str, lang_hint: Lang | None = None) -> dict[str, float]:
         """The index terms found in ``question`` with their match quality (for debugging)."""
-        return self._terms(tokenize(self._relayout(question)), lang_hint)
+        return self._terms(tokenize(self.relayout(question)), lang_hint)
 
     # -- scoring ---------------------------------------------------------------------------------
 
@@ -516,7 +516,7 @@ class Matcher:
         misspelt words corrected to the spelling vocabulary, and whether it names another
         game. Everything after this step (``score_reading``) depends on the reading alone,
         not on the vocabulary, so training can reuse it (``teacher.training.Trainer``)."""
-        tokens = tokenize(self._relayout(question))
+        tokens = tokenize(self.relayout(question))
         # Another game is named by the words as typed: a correction may turn a name no
         # training question has into a nardy word («кубик рубика» → «рубка»).
         if names_other_game(tokens.words, self._ru.lemma):

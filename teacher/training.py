@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from teacher.evaluation import Row
-from teacher.learned import OFF_TOPIC, WORD, Counts, count, novelty
+from teacher.learned import OFF_TOPIC, WORD, Counts, QuestionModel, count, novelty
 from teacher.matcher import Matcher, Reading
 from teacher.model import Topic
 from teacher.offtopic import NEAR_DOMAIN_EN, NEAR_DOMAIN_RU
@@ -67,6 +67,12 @@ class Trainer:
         self._words: dict[str, tuple[str, ...]] = {}
         self._trained: dict[str, Counts] = {}
 
+    def matcher(self, counts: Counts) -> Matcher:
+        """A matcher answering with the model of ``counts`` that shares this trainer's
+        dictionary reader (pure, so only its caches are shared): what a held-out evaluation
+        needs, without loading the dictionary again."""
+        return Matcher(self._topics, russian=self._russian, model=QuestionModel(counts))
+
     def _tokens(self, question: str) -> tuple[str, ...]:
         words = self._words.get(question)
         if words is None:
@@ -93,8 +99,11 @@ class Trainer:
         own = keyword_rows(self._topics)
         rows += [Row(row.lang, row.expected, misspelt(row.question)) for row in rows]
         every = [*own, *rows]
+        # A question typed in the wrong keyboard layout («gbgcs» for «пипсы») teaches the words
+        # it was meant as, not its Latin letters: they would become "English" words and make
+        # the layout reading re-type the real Russian word.
         words = vocabulary(
-            ((row.lang, self._tokens(row.question)) for row in every),
+            ((row.lang, self._tokens(self._scorer.relayout(row.question))) for row in every),
             self._russian.known,
             trusted=(self._tokens(row.question) for row in own),
         )
