@@ -123,7 +123,7 @@ def main() -> None:
         return
     MODEL.parent.mkdir(parents=True, exist_ok=True)
     MODEL.write_text(text, encoding="utf-8")
-    print(f"wrote {MODEL} ({len(text) // 1024} KB)")
+    print(f"wrote {MODEL} ({len(text.encode()) // 1000} KB)")
 
 
 if __name__ == "__main__":

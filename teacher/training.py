@@ -64,7 +64,7 @@ class Trainer:
         # Scores readings without a spelling vocabulary: ``score_reading`` never uses one.
         self._scorer = Matcher(self._topics, learn=False, russian=self._russian, vocabulary=())
         self._features: dict[tuple[Reading, str], frozenset[str]] = {}
-        self._words: dict[str, tuple[str, ...]] = {}
+        self._words: dict[tuple[str, bool], tuple[str, ...]] = {}
         self._trained: dict[str, Counts] = {}
 
     def matcher(self, counts: Counts) -> Matcher:
@@ -73,10 +73,14 @@ class Trainer:
         needs, without loading the dictionary again."""
         return Matcher(self._topics, russian=self._russian, model=QuestionModel(counts))
 
-    def _tokens(self, question: str) -> tuple[str, ...]:
-        words = self._words.get(question)
+    def _tokens(self, question: str, *, relayout: bool = False) -> tuple[str, ...]:
+        """The words of ``question`` (``relayout``: in the keyboard layout it was meant in,
+        read without a spelling vocabulary, so the same for every model), once a run."""
+        key = (question, relayout)
+        words = self._words.get(key)
         if words is None:
-            words = self._words[question] = tokenize(question).words
+            text = self._scorer.relayout(question) if relayout else question
+            words = self._words[key] = tokenize(text).words
         return words
 
     def train(self, rows: Iterable[Row]) -> Counts:
@@ -103,7 +107,7 @@ class Trainer:
         # it was meant as, not its Latin letters: they would become "English" words and make
         # the layout reading re-type the real Russian word.
         words = vocabulary(
-            ((row.lang, self._tokens(self._scorer.relayout(row.question))) for row in every),
+            ((row.lang, self._tokens(row.question, relayout=True)) for row in every),
             self._russian.known,
             trusted=(self._tokens(row.question) for row in own),
         )

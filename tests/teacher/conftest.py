@@ -16,6 +16,7 @@ from types import ModuleType
 
 import pytest
 
+from teacher.matcher import Matcher
 from teacher.training import Trainer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -37,3 +38,9 @@ def train_script() -> ModuleType:
 def trainer() -> Trainer:
     """The trainer every test that trains a model shares."""
     return Trainer()
+
+
+@pytest.fixture(scope="session")
+def keyword_matcher() -> Matcher:
+    """A matcher without the learned model (what training reads questions with), built once."""
+    return Matcher(learn=False)
