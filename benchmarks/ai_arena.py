@@ -15,6 +15,8 @@ Games run through the real :class:`engine.game.Game` (lot, first turns, passes, 
 what is measured is what the bot will do. Game ``i`` uses dice from ``Random(f"{seed}:{i}")``
 and puts player A in seat ``i % 2``; the same command prints the same figures. The cube is off
 unless ``--cube`` is given (then mars/koks and cube decisions both count in the points).
+``--start N`` plays games N, N + 1, ... of the seed: a later run adds new games to an earlier
+one, and the ``--json`` line holds A's points per game, so the two can be pooled exactly.
 """
 
 from __future__ import annotations
@@ -328,6 +330,12 @@ def main() -> None:
     ap.add_argument("--pairing", required=True, help="A:B, e.g. hard:random")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="first game index (even): extends an earlier run of the same seed with new games",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the machine has 2)")
     ap.add_argument("--cube", action="store_true", help="play with the doubling cube")
     ap.add_argument("--json", type=Path, help="append the summary as one JSON line here")
@@ -339,7 +347,12 @@ def main() -> None:
     name_a, name_b = args.pairing.split(":")
     jobs = max(1, min(args.jobs, os.cpu_count() or 1))
     # Each chunk holds whole seat-swapped pairs (2k, 2k + 1), so a deadline keeps seats even.
-    pairs = [list(range(p, min(p + 2, args.games))) for p in range(0, args.games, 2)]
+    # Game i's dice come from "seed:i" and every decision is a pure function of the position
+    # and dice, so games start.. are exactly the ones a longer run of the seed would add.
+    if args.start % 2:
+        raise SystemExit("--start must be even (games come in seat-swapped pairs)")
+    end = args.start + args.games
+    pairs = [list(range(p, min(p + 2, end))) for p in range(args.start, end, 2)]
     chunks = [[i for pair in pairs[j::jobs] for i in pair] for j in range(jobs)]
     work = [(args.variant, name_a, name_b, args.seed, c, args.cube, deadline) for c in chunks]
     t0 = time.perf_counter()
@@ -358,6 +371,9 @@ def main() -> None:
         total.max_rss_mb = max(total.max_rss_mb, part.max_rss_mb)
     summary = summarise(args.variant, name_a, name_b, total, args.cube)
     summary["seconds"] = round(time.perf_counter() - t0, 1)
+    summary["seed"], summary["start"] = args.seed, args.start
+    # A's points per game (worker by worker with --jobs), so runs can be pooled exactly
+    summary["points"] = total.points
     lo, hi = summary["win_ci95"]
     plo, phi = summary["ppg_ci95"]
     print(
@@ -365,7 +381,7 @@ def main() -> None:
         f"{name_a} wins {summary['win_rate']:.1%} [{lo:.1%}, {hi:.1%}], "
         f"ppg {summary['ppg']:+.3f} [{plo:+.3f}, {phi:+.3f}], {summary['seconds']} s"
     )
-    print(json.dumps(summary))
+    print(json.dumps({k: v for k, v in summary.items() if k != "points"}))
     if args.json:
         with args.json.open("a") as fh:
             fh.write(json.dumps(summary) + "\n")

@@ -232,11 +232,14 @@ def judge(args: argparse.Namespace) -> None:
     print(json.dumps({"meta": data["meta"], "levels": results}))
 
 
-def judge_player(player: Any, variant_name: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+def judge_player(
+    player: Any, variant_name: str, records: list[dict[str, Any]], *, keep: bool = False
+) -> dict[str, Any]:
     """A player's mean equity loss per move on scored positions, the share of moves losing
     more than 0.05, and its decision times. A play outside the scored candidates counts as
     the worst candidate (a lower bound on its loss); the plays are matched by the boards
-    they leave (the mover's and, where hits change it, the opponent's)."""
+    they leave (the mover's and, where hits change it, the opponent's). With ``keep`` the
+    result also holds every position's loss (``losses``), for paired comparisons."""
     variant = get_variant(variant_name)
     losses = []
     times = []
@@ -264,6 +267,27 @@ def judge_player(player: Any, variant_name: str, records: list[dict[str, Any]]) 
         "median_ms": round(float(np.median(ms)), 1),
         "p99_ms": round(float(np.percentile(ms, 99)), 1),
         "seconds": round(float(ms.sum()) / 1000, 1),
+    } | ({"losses": [round(float(x), 6) for x in arr]} if keep else {})
+
+
+def paired_difference(a: list[float], b: list[float]) -> dict[str, Any]:
+    """How much more player A loses per move than B on the same positions, with a normal
+    95 % interval of the mean of the per-position differences. Pairing removes the variance
+    the positions share (most are easy for both), so it separates players that the two
+    separate intervals cannot."""
+    if len(a) != len(b) or not a:
+        raise ValueError("paired losses need the same positions, at least one")
+    diff = np.array(a) - np.array(b)
+    half = 1.96 * _sem(diff)
+    return {
+        "positions": len(diff),
+        "mean_diff": round(float(diff.mean()), 4),
+        "mean_diff_ci95": [
+            round(float(diff.mean() - half), 4),
+            round(float(diff.mean() + half), 4),
+        ],
+        "a_worse": int((diff > 0).sum()),
+        "b_worse": int((diff < 0).sum()),
     }
 
 

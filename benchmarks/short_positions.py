@@ -3,6 +3,8 @@ plays valued by gnubg's 2-ply evaluation, and every player's error rate on them.
 
     python benchmarks/short_positions.py build --positions 2000   # needs the gnubg binary
     python benchmarks/short_positions.py judge --levels easy medium hard gnubg
+    python benchmarks/short_positions.py judge --levels hard@NEW.npz --losses new.json
+    python benchmarks/short_positions.py compare hard@NEW.npz hard old.json new.json
 
 Short nardy is backgammon (RULES.md S-*), so gnubg is a fair outside judge. It is used here
 and in ``benchmarks/ai_arena.py`` only: never at run time, never for training targets.
@@ -37,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ai_arena import GnubgAgent, make_agent
-from long_positions import judge_player, load_set, sample_positions, save_set
+from long_positions import judge_player, load_set, paired_difference, sample_positions, save_set
 
 from ai.net import shipped_nets
 from ai.search import NetEvaluator
@@ -99,15 +101,30 @@ def judge(args: argparse.Namespace) -> None:
     data = load_set(args.set)
     records = data["positions"][: args.limit] if args.limit else data["positions"]
     results = {}
+    losses = {}
     for level in args.levels:
         agent = make_agent(level, VARIANT, seed=1)
         try:
-            results[level] = judge_player(agent, VARIANT, records)
+            results[level] = judge_player(agent, VARIANT, records, keep=True)
         finally:
             if isinstance(agent, GnubgAgent):
                 agent.close()
+        losses[level] = results[level].pop("losses")
         print(level, json.dumps(results[level]), flush=True)
+        if args.losses:
+            # rewritten after each level, so a stopped run keeps the levels it finished
+            args.losses.write_text(json.dumps({"limit": args.limit, "losses": losses}))
     print(json.dumps({"meta": data["meta"], "levels": results}))
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Paired comparison of two judged levels, read from ``judge --losses`` files."""
+    losses: dict[str, list[float]] = {}
+    for path in args.files:
+        losses |= json.loads(path.read_text())["losses"]
+    print(
+        json.dumps({"a": args.a, "b": args.b} | paired_difference(losses[args.a], losses[args.b]))
+    )
 
 
 def main() -> None:
@@ -125,8 +142,13 @@ def main() -> None:
     j.add_argument("--set", type=Path, default=DEFAULT_SET)
     j.add_argument("--levels", nargs="+", default=["easy", "medium", "hard", "gnubg"])
     j.add_argument("--limit", type=int, help="only the first N positions")
+    j.add_argument("--losses", type=Path, help="write every position's loss per level here")
+    c = sub.add_parser("compare", help="A's mean loss minus B's, paired by position")
+    c.add_argument("a")
+    c.add_argument("b")
+    c.add_argument("files", nargs="+", type=Path, help="files written by judge --losses")
     args = ap.parse_args()
-    build(args) if args.cmd == "build" else judge(args)
+    {"build": build, "judge": judge, "compare": compare}[args.cmd](args)
 
 
 if __name__ == "__main__":

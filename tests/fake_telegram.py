@@ -74,6 +74,9 @@ __all__ = [
 # error handler) match on these strings, so they are spelled exactly as Telegram spells them.
 # --------------------------------------------------------------------------------------------
 
+# How long the bot must stay quiet after its last call, once it reports no update in hand,
+# before :meth:`FakeTelegram.wait_settled` calls it settled.
+SETTLED_LULL = 0.01
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
     "exactly the same as a current content and reply markup of the message"
@@ -1186,6 +1189,9 @@ class FakeTelegram(InlineMode):
         self._in_flight = 0
         self._last_activity = 0.0
         self._activity = asyncio.Event()
+        # Set by a harness that runs the bot in this process: True while the bot is still
+        # handling an update (see :meth:`wait_settled`).
+        self.bot_busy: Callable[[], bool] | None = None
 
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
@@ -1714,6 +1720,28 @@ class FakeTelegram(InlineMode):
             event = self._activity
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), wait)
+
+    async def wait_settled(self, quiet: float = 0.05, timeout: float = 10.0) -> None:
+        """Wait until the bot has finished reacting. Without :attr:`bot_busy` this is
+        :meth:`wait_idle` (no call for ``quiet`` seconds); with it, the bot says when it
+        handles nothing, so a lull of a few milliseconds after its last call suffices (the
+        lull covers an update delivered but not yet picked up by the bot's dispatcher)."""
+        probe = self.bot_busy
+        if probe is None:
+            await self.wait_idle(quiet=quiet, timeout=timeout)
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        lull = min(quiet, SETTLED_LULL)
+        while True:
+            await self.wait_idle(quiet=lull, timeout=max(0.0, deadline - loop.time()))
+            if not probe():
+                return
+            if loop.time() >= deadline:
+                raise TimeoutError(f"bot still handling updates after {timeout}s")
+            event = self._activity
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), SETTLED_LULL)
 
     def pending_updates(self) -> int:
         """Updates queued or delivered but not yet confirmed by the poller."""

@@ -75,9 +75,11 @@ async def running_bot(
     task = asyncio.create_task(
         app.dispatcher.start_polling(app.bot, handle_signals=False, polling_timeout=1)
     )
+    tg.bot_busy = lambda: app.in_flight.count > 0
     try:
         yield Running(tg, app, task)
     finally:
+        tg.bot_busy = None
         with contextlib.suppress(Exception):
             await app.dispatcher.stop_polling()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -287,7 +289,7 @@ async def _visible_reaction(tg: FakeTelegram, chat: FakeChat, mark: int) -> None
     """Wait until the bot changed something the player sees in ``chat``, then until it is
     quiet (a picture is drawn between calls, so plain idleness is not enough)."""
     await tg.wait_for(lambda c: c.method in VISIBLE and c.ok, chat_id=chat, since=mark, timeout=30)
-    await tg.wait_idle(quiet=0.05, timeout=30)
+    await tg.wait_settled(quiet=0.05, timeout=30)
 
 
 async def _answered(
@@ -303,7 +305,7 @@ async def _answered(
     if visible:
         await _visible_reaction(tg, chat, mark)
     else:
-        await tg.wait_idle(quiet=0.05, timeout=30)
+        await tg.wait_settled(quiet=0.05, timeout=30)
 
 
 async def tap_and_wait(

@@ -61,6 +61,11 @@ async def drive_game(
         assert uid is not None, "a computer seat must never be waiting"
         user = players[uid]
         chat = chats.get(uid) or chats[game_chat]
+        if game.phase is Phase.MOVE and not game.steps and (turn_no + 1) % typed_every == 0:
+            turn_no += 1  # typed from the stored game: no picker to open, no board to wait for
+            play = rng.choice(game.turn.legal_plays)
+            await type_and_wait(tg, chat, user, "/move " + format_steps(play.steps))
+            continue
         board = surface(tg, chat, user)  # a group's mover plays in their private picker
         opens = any(cb.a is Act.OPEN for _, cb, _ in game_buttons(board))
         if not opens and not await caught_up(tg, chat.id, board, snap.version, mark):
@@ -76,11 +81,8 @@ async def drive_game(
         if game.phase is Phase.ROLL:
             await tap_and_wait(tg, chat, board.message_id, user, acts[Act.ROLL])
             continue
-        turn_no += 1
-        if turn_no % typed_every == 0 and not game.steps:
-            play = rng.choice(game.turn.legal_plays)
-            await type_and_wait(tg, chat, user, "/move " + format_steps(play.steps))
-            continue
+        if not game.steps:
+            turn_no += 1
         steps = [data for _, cb, data in buttons if cb.a in (Act.PICK, Act.MOVE)]
         if Act.DONE in acts and (not steps or rng.random() < 0.5):
             await tap_message_and_wait(tg, chat, board, user, acts[Act.DONE])

@@ -83,7 +83,7 @@ async def tap_card(
         since=mark,
         timeout=30,
     )
-    await tg.wait_idle(quiet=0.05, timeout=30)
+    await tg.wait_settled(quiet=0.05, timeout=30)
     return tg.callback_answers[qid].text
 
 
@@ -100,7 +100,7 @@ async def accept(tg: FakeTelegram, card: StoredMessage, user: FakeUser, label: s
         since=mark,
         timeout=30,
     )
-    await tg.wait_idle(quiet=0.05, timeout=30)
+    await tg.wait_settled(quiet=0.05, timeout=30)
 
 
 async def post_challenge(

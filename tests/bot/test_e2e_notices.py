@@ -98,10 +98,14 @@ async def test_a_notice_waits_for_the_budget_and_is_dropped_once_the_game_moved_
         board, done, mover = await until_done_is_offered(tg, group, players, rng)
         await use_up_the_minute(run, group)
         mark = tg.mark()
+        # Done's handler now waits for the budget to send the notice: wait for what the
+        # players see, not for that handler to end, and move before the notice's turn comes.
+        busy, tg.bot_busy = tg.bot_busy, None
         await tap_message_and_wait(tg, group, board, mover, done)
         board = current_board(tg, group)
         nxt = players_by_chat(group, players, board)
         assert nxt.id != mover.id
         await make_a_step(tg, group, nxt)  # dice rolled for them (long nardy): a step
+        tg.bot_busy = busy
         await tg.wait_idle(quiet=WINDOW + 1.5, timeout=WINDOW + 30)
         assert notices_since(tg, group, mark) == []

@@ -91,10 +91,17 @@ def public_calls(tg: FakeTelegram, mark: int) -> list[Call]:
 
 
 async def play_out(
-    w: World, run, rng: random.Random, *, strict: bool = True, max_actions: int = 4000
+    w: World,
+    run,
+    rng: random.Random,
+    *,
+    strict: bool = True,
+    max_actions: int = 4000,
+    commits: int | None = None,
 ) -> Tally:
-    """Play the group's game to its end through the pickers (or, where Telegram does not
-    deliver them, the board's buttons), checking after each tap what the group saw."""
+    """Play the group's game to its end (or until ``commits`` turns were committed) through
+    the pickers (or, where Telegram does not deliver them, the board's buttons), checking
+    after each tap what the group saw."""
     tg = w.tg
     tally = Tally()
     taps = 0
@@ -102,6 +109,8 @@ async def play_out(
     for _ in range(max_actions):
         snap = await active_match(run.app, GROUP, w.alice.id)
         if snap is None or snap.game.phase is Phase.OVER:
+            return tally
+        if commits is not None and tally.commits >= commits:
             return tally
         game = snap.game
         uid = snap.user_ids[game.seat_to_act]
@@ -202,15 +211,23 @@ async def test_a_whole_group_game_through_pickers(tmp_path: Path, variant: str, 
 
 
 @pytest.mark.parametrize("trouble", ["refuse", "drop"])
-async def test_the_game_finishes_when_pickers_are_refused_or_dropped(
+async def test_the_game_goes_on_to_its_end_when_pickers_are_refused_or_dropped(
     tmp_path: Path, trouble: str
 ) -> None:
+    """Twenty turns with Alice's pickers refused (or silently dropped) by Telegram: her turns
+    go to the board's own buttons, Bob's through his pickers; then she resigns on the board
+    and the game ends. (Whole games through pickers: the test above.)"""
     async with FakeTelegram(token=TOKEN) as tg:
         w = meet(tg)
         tg.set_ephemeral_delivery(w.alice, trouble)
         async with running_bot(tg, tmp_path / "b.sqlite3", seed=21) as run:
             await start_game(w, "long")
-            tally = await play_out(w, run, random.Random(21), strict=False)
+            tally = await play_out(w, run, random.Random(21), strict=False, commits=20)
+            assert tally.commits == 20
+            await type_and_wait(tg, w.group, w.alice, "/resign")
+            confirm = tg.last_bot_message(w.group)
+            yes = next(d for _, cb, d in game_buttons(confirm) if cb.a is Act.RESIGN_YES)
+            await tap_and_wait(tg, w.group, confirm.message_id, w.alice, yes)
             assert "🏆" in (current_board(tg, w.group).caption or "")
             if trouble == "refuse":  # the tap is answered first: the board's buttons appear
                 refused = [

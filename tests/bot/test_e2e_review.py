@@ -281,7 +281,13 @@ async def test_review_of_a_whole_match_in_a_group(tmp_path: Path) -> None:
             rng = random.Random(2)
             for _ in range(8):
                 await drive_game(
-                    tg, run.app, {-1002: group}, {111: alice, 112: bob}, game_chat=-1002, rng=rng
+                    tg,
+                    run.app,
+                    {-1002: group},
+                    {111: alice, 112: bob},
+                    game_chat=-1002,
+                    rng=rng,
+                    typed_every=1,  # buttons are the picker tests' subject; this one's is review
                 )
                 await tg.wait_idle(quiet=0.3)
                 snap = await active_match(run.app, group.id, alice.id)

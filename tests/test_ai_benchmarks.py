@@ -1,0 +1,114 @@
+"""The judged-position benchmarks' paired comparison: two players judged on the same
+positions are compared by the mean of their per-position differences, which separates
+players whose separate intervals overlap (most positions are easy for both)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from long_positions import paired_difference
+from short_positions import compare, judge
+
+
+def test_paired_difference_of_known_losses() -> None:
+    a = [0.10, 0.00, 0.05, 0.02]
+    b = [0.00, 0.00, 0.03, 0.04]
+    got = paired_difference(a, b)
+    # differences 0.10, 0, 0.02, -0.02: mean 0.025, sd 0.0526, sem 0.0263
+    assert got["positions"] == 4
+    assert got["mean_diff"] == pytest.approx(0.025)
+    low, high = got["mean_diff_ci95"]
+    assert low == pytest.approx(0.025 - 1.96 * 0.02630, abs=1e-4)
+    assert high == pytest.approx(0.025 + 1.96 * 0.02630, abs=1e-4)
+    assert (got["a_worse"], got["b_worse"]) == (2, 1)
+
+
+def test_paired_difference_needs_the_same_positions() -> None:
+    with pytest.raises(ValueError):
+        paired_difference([0.1, 0.2], [0.1])
+    with pytest.raises(ValueError):
+        paired_difference([], [])
+
+
+def test_judge_keeps_losses_and_compare_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "losses.json"
+    judge(
+        argparse.Namespace(
+            set=Path("benchmarks/data/short_positions.json.gz"),
+            levels=["easy", "medium"],
+            limit=6,
+            losses=out,
+        )
+    )
+    lines = capsys.readouterr().out.splitlines()
+    summary = json.loads(lines[-1])["levels"]
+    stored = json.loads(out.read_text())
+    assert stored["limit"] == 6
+    for level in ("easy", "medium"):
+        losses = stored["losses"][level]
+        assert len(losses) == 6 and min(losses) >= 0
+        assert sum(losses) / 6 == pytest.approx(summary[level]["mean_loss"], abs=1e-4)
+        assert "losses" not in summary[level]
+    compare(argparse.Namespace(a="easy", b="medium", files=[out]))
+    got = json.loads(capsys.readouterr().out)
+    want = sum(stored["losses"]["easy"]) / 6 - sum(stored["losses"]["medium"]) / 6
+    assert got["a"] == "easy" and got["mean_diff"] == pytest.approx(want, abs=1e-4)
+
+
+def arena(tmp_path: Path, *flags: str) -> dict:
+    """One ``ai_arena.py`` run (real processes, real games), its JSON summary."""
+    out = tmp_path / f"arena{len(list(tmp_path.iterdir()))}.jsonl"
+    subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/ai_arena.py",
+            "--variant",
+            "short",
+            "--json",
+            str(out),
+            *flags,
+        ],
+        check=True,
+        capture_output=True,
+        env=os.environ | {"PYTHONPATH": "."},
+    )
+    return json.loads(out.read_text())
+
+
+def test_arena_start_extends_a_run_of_the_same_seed(tmp_path: Path) -> None:
+    whole = arena(tmp_path, "--pairing", "race:random", "--games", "6", "--seed", "3")
+    head = arena(tmp_path, "--pairing", "race:random", "--games", "2", "--seed", "3")
+    tail = arena(
+        tmp_path, "--pairing", "race:random", "--games", "4", "--seed", "3", "--start", "2"
+    )
+    assert (whole["games"], head["games"], tail["games"]) == (6, 2, 4)
+    assert whole["points"] == head["points"] + tail["points"]
+    assert (tail["seed"], tail["start"]) == (3, 2)
+    odd = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/ai_arena.py",
+            "--variant",
+            "short",
+            "--pairing",
+            "race:random",
+            "--games",
+            "2",
+            "--start",
+            "1",
+        ],
+        capture_output=True,
+        env=os.environ | {"PYTHONPATH": "."},
+    )
+    assert odd.returncode != 0 and b"even" in odd.stderr
