@@ -258,8 +258,8 @@ def play_game(
     tally.kinds[key] = tally.kinds.get(key, 0) + 1
 
 
-def run_chunk(args: tuple[str, str, str, int, list[int], bool, float]) -> Tally:
-    variant, name_a, name_b, seed, indices, cube, deadline = args
+def run_chunk(args: tuple[str, str, str, int, list[int], bool, float, int]) -> Tally:
+    variant, name_a, name_b, seed, indices, cube, deadline, progress = args
     options = Options(cube=cube)
     tally = Tally()
     agents = (make_agent(name_a, variant, seed * 2 + 1), make_agent(name_b, variant, seed * 2 + 2))
@@ -268,6 +268,15 @@ def run_chunk(args: tuple[str, str, str, int, list[int], bool, float]) -> Tally:
             if k % 2 == 0 and time.time() > deadline:
                 break  # out of time: stop at a whole number of seat-swapped pairs
             play_game(variant, agents, i % 2, f"{seed}:{i}", options, tally)
+            if progress and (k + 1) % progress == 0:
+                # a bounded run prints nothing else until it ends: show that it advances
+                wins = sum(1 for p in tally.points if p > 0)
+                print(
+                    f"worker {os.getpid()}: {k + 1} games, A wins {wins}, "
+                    f"A points {sum(tally.points):+d}, {time.strftime('%H:%M:%S')}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         for agent in agents:
             if isinstance(agent, GnubgAgent):
@@ -340,6 +349,9 @@ def main() -> None:
     ap.add_argument("--cube", action="store_true", help="play with the doubling cube")
     ap.add_argument("--json", type=Path, help="append the summary as one JSON line here")
     ap.add_argument(
+        "--progress", type=int, default=50, help="a line on stderr every N games (0: none)"
+    )
+    ap.add_argument(
         "--minutes", type=float, help="stop starting games after this long (fewer games)"
     )
     args = ap.parse_args()
@@ -354,7 +366,10 @@ def main() -> None:
     end = args.start + args.games
     pairs = [list(range(p, min(p + 2, end))) for p in range(args.start, end, 2)]
     chunks = [[i for pair in pairs[j::jobs] for i in pair] for j in range(jobs)]
-    work = [(args.variant, name_a, name_b, args.seed, c, args.cube, deadline) for c in chunks]
+    work = [
+        (args.variant, name_a, name_b, args.seed, c, args.cube, deadline, args.progress)
+        for c in chunks
+    ]
     t0 = time.perf_counter()
     if jobs == 1:
         parts = [run_chunk(work[0])]

@@ -23,6 +23,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from itertools import pairwise
 
 from teacher.offtopic import about_the_bot
 from teacher.text import Tokens, script_of, significant_words
@@ -54,6 +55,34 @@ about something else bring such words more often than rules questions do (round 
 
 MODEL_FILE = "question_model.json"
 FORMAT_VERSION = 2
+
+
+DEFINITION = "def"
+"""A feature: the question asks what a word means («что такое прайм», "what is timing") —
+strategy words and names are asked about this way, rules seldom are."""
+
+_DEFINITION_PAIRS = frozenset(
+    {
+        ("что", "такое"),
+        ("что", "значит"),
+        ("что", "означает"),
+        ("что", "это"),
+        ("это", "что"),
+        ("кто", "такой"),
+        ("что", "за"),
+        ("what", "is"),
+        ("what", "does"),
+        ("what", "are"),
+    }
+)
+_DEFINITION_WORDS = frozenset({"what's", "whats", "wats", "mean", "means", "meaning", "define"})
+
+
+def asks_definition(words: Sequence[str]) -> bool:
+    """Whether ``words`` ask what something means: «что такое …», «… это что», "what is …",
+    "what does … mean"."""
+    pairs = pairwise(words)
+    return any(p in _DEFINITION_PAIRS for p in pairs) or not _DEFINITION_WORDS.isdisjoint(words)
 
 
 NOT_ASKED = "noq"
@@ -92,6 +121,9 @@ def features(
         previous = term
     if about_the_bot(tokens.words):
         out.add(BOT_CONTEXT)
+    if asks_definition(tokens.words):
+        out.add(DEFINITION)
+        out.update("d:" + f[len(WORD) :] for f in list(out) if f.startswith(WORD))
     for dice in tokens.dice:
         out.add("dice")
         if dice[1] == dice[2]:

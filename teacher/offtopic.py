@@ -17,6 +17,7 @@ list: RULES.md §6.1 records it as a nardy word for the checker.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 OTHER_GAMES_RU: frozenset[str] = frozenset(
@@ -442,3 +443,14 @@ def about_the_bot(words: Sequence[str]) -> bool:
     how = any(w in _HOW_WORDS for w in words)
     action = any(w.startswith(_ACTION_PREFIXES) for w in words)
     return how and action and any(w in _BOT_NAMES for w in words)
+
+
+_COMMAND_RE = re.compile(r"\s*/[a-z][a-z0-9_]*(@\w+)?(\s|$)", re.IGNORECASE)
+
+
+def bot_command(text: str) -> bool:
+    """Whether ``text`` begins with a bot command ("/start", "/new@nardy_bot", "/start не
+    работает"): sent as a question it is about the bot, never a rules topic (read as words,
+    "/start" would be «старт», the head). The bot's own commands never get here: their
+    handlers take them, and /rules passes only its argument."""
+    return _COMMAND_RE.match(text) is not None

@@ -9,6 +9,7 @@ held-out blind set).
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import zlib
@@ -16,8 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from teacher.evaluation import Row
-from teacher.learned import OFF_TOPIC, WORD, Counts, count, novelty
-from teacher.matcher import Matcher
+from teacher.learned import OFF_TOPIC, WORD, Counts, QuestionModel, count, novelty
+from teacher.matcher import Matcher, Reading
 from teacher.model import Topic
 from teacher.offtopic import NEAR_DOMAIN_EN, NEAR_DOMAIN_RU
 from teacher.spelling import vocabulary
@@ -45,37 +46,96 @@ def keyword_rows(topics: Sequence[Topic] = TOPICS) -> list[Row]:
     return rows
 
 
-def train(rows: Iterable[Row], topics: Sequence[Topic] = TOPICS) -> Counts:
-    """Count the features of ``rows`` (plus the topics' own keywords) per topic.
+class Trainer:
+    """Trains question models, again and again, from one process's shared readings.
 
-    The features are read by a keyword-only matcher, the same reading ``Matcher.score``
-    gives at run time, so training and answering see a question alike. Each question is
-    also trained on once more with a typo (``misspelt``); the spelling vocabulary
-    (``teacher.spelling``) is built from the same questions and shipped with the counts.
+    Leave-one-set-out and the held-out guards of the tests train a model per held-out set
+    on nearly the same questions. Reading a question (``Matcher.read``: layout, spelling) and
+    scoring what was read are by far the cost of training; only the reading depends on the
+    training set (through the spelling vocabulary), so a ``Trainer`` keeps one Russian
+    dictionary reader, scores each distinct reading once, and keeps each trained model under a
+    content hash of its rows. All of it lives in memory for one run: nothing is written, so
+    nothing can go stale.
     """
-    own = keyword_rows(topics)
-    rows = list(rows)
-    rows += [Row(row.lang, row.expected, misspelt(row.question)) for row in rows]
-    every = [*own, *rows]
-    russian = RussianWords()
-    words = vocabulary(
-        ((row.lang, tokenize(row.question).words) for row in every),
-        russian.known,
-        trusted=(tokenize(row.question).words for row in own),
-    )
-    matcher = Matcher(topics, learn=False, russian=russian, vocabulary=words)
-    classes = [topic.id for topic in topics] + [OFF_TOPIC]
-    examples = [
-        (matcher.score(row.question, lang_hint=row.lang).features, row.expected) for row in every
-    ]
-    # A word only one training question has is, to the model, what a word no training question
-    # had is at run time: so the model learns how often each class brings words it never saw.
-    seen = Counter(f for feats, _ in examples for f in feats if f.startswith(WORD))
-    examples = [
-        (feats | novelty(sum(seen[f] == 1 for f in feats if f.startswith(WORD))), label)
-        for feats, label in examples
-    ]
-    return count(examples, classes, words)
+
+    def __init__(self, topics: Sequence[Topic] = TOPICS) -> None:
+        self._topics = tuple(topics)
+        self._russian = RussianWords()
+        # Scores readings without a spelling vocabulary: ``score_reading`` never uses one.
+        self._scorer = Matcher(self._topics, learn=False, russian=self._russian, vocabulary=())
+        self._features: dict[tuple[Reading, str], frozenset[str]] = {}
+        self._words: dict[tuple[str, bool], tuple[str, ...]] = {}
+        self._trained: dict[str, Counts] = {}
+
+    def matcher(self, counts: Counts) -> Matcher:
+        """A matcher answering with the model of ``counts`` that shares this trainer's
+        dictionary reader (pure, so only its caches are shared): what a held-out evaluation
+        needs, without loading the dictionary again."""
+        return Matcher(self._topics, russian=self._russian, model=QuestionModel(counts))
+
+    def _tokens(self, question: str, *, relayout: bool = False) -> tuple[str, ...]:
+        """The words of ``question`` (``relayout``: in the keyboard layout it was meant in,
+        read without a spelling vocabulary, so the same for every model), once a run."""
+        key = (question, relayout)
+        words = self._words.get(key)
+        if words is None:
+            text = self._scorer.relayout(question) if relayout else question
+            words = self._words[key] = tokenize(text).words
+        return words
+
+    def train(self, rows: Iterable[Row]) -> Counts:
+        """Count the features of ``rows`` (plus the topics' own keywords) per topic.
+
+        The features are read by a keyword-only matcher, the same reading ``Matcher.score``
+        gives at run time, so training and answering see a question alike. Each question is
+        also trained on once more with a typo (``misspelt``); the spelling vocabulary
+        (``teacher.spelling``) is built from the same questions and shipped with the counts.
+        """
+        rows = list(rows)
+        key = hashlib.sha256(
+            "\n".join(f"{r.lang}\t{r.expected}\t{r.question}" for r in rows).encode()
+        ).hexdigest()
+        if key not in self._trained:
+            self._trained[key] = self._train(rows)
+        return self._trained[key]
+
+    def _train(self, rows: list[Row]) -> Counts:
+        own = keyword_rows(self._topics)
+        rows += [Row(row.lang, row.expected, misspelt(row.question)) for row in rows]
+        every = [*own, *rows]
+        # A question typed in the wrong keyboard layout («gbgcs» for «пипсы») teaches the words
+        # it was meant as, not its Latin letters: they would become "English" words and make
+        # the layout reading re-type the real Russian word.
+        words = vocabulary(
+            ((row.lang, self._tokens(row.question, relayout=True)) for row in every),
+            self._russian.known,
+            trusted=(self._tokens(row.question) for row in own),
+        )
+        reader = Matcher(self._topics, learn=False, russian=self._russian, vocabulary=words)
+        examples = [(self._read(reader, row), row.expected) for row in every]
+        # A word only one training question has is, to the model, what a word no training
+        # question had is at run time: so the model learns how often each class brings words it
+        # never saw.
+        seen = Counter(f for feats, _ in examples for f in feats if f.startswith(WORD))
+        examples = [
+            (feats | novelty(sum(seen[f] == 1 for f in feats if f.startswith(WORD))), label)
+            for feats, label in examples
+        ]
+        classes = [topic.id for topic in self._topics] + [OFF_TOPIC]
+        return count(examples, classes, words)
+
+    def _read(self, reader: Matcher, row: Row) -> frozenset[str]:
+        reading = reader.read(row.question, lang_hint=row.lang)
+        feats = self._features.get((reading, row.lang))
+        if feats is None:
+            feats = self._scorer.score_reading(reading, lang_hint=row.lang).features
+            self._features[(reading, row.lang)] = feats
+        return feats
+
+
+def train(rows: Iterable[Row], topics: Sequence[Topic] = TOPICS) -> Counts:
+    """A model trained on ``rows`` (``Trainer.train``; a new trainer: nothing shared)."""
+    return Trainer(topics).train(rows)
 
 
 def misspelt(question: str) -> str:

@@ -66,23 +66,19 @@ def test_judge_keeps_losses_and_compare_reads_them(
     assert got["a"] == "easy" and got["mean_diff"] == pytest.approx(want, abs=1e-4)
 
 
-def arena(tmp_path: Path, *flags: str) -> dict:
-    """One ``ai_arena.py`` run (real processes, real games), its JSON summary."""
-    out = tmp_path / f"arena{len(list(tmp_path.iterdir()))}.jsonl"
-    subprocess.run(
-        [
-            sys.executable,
-            "benchmarks/ai_arena.py",
-            "--variant",
-            "short",
-            "--json",
-            str(out),
-            *flags,
-        ],
-        check=True,
+def run_arena(*flags: str) -> subprocess.CompletedProcess[bytes]:
+    """One short-nardy ``ai_arena.py`` run as a real process, with real games."""
+    return subprocess.run(
+        [sys.executable, "benchmarks/ai_arena.py", "--variant", "short", *flags],
         capture_output=True,
         env=os.environ | {"PYTHONPATH": "."},
     )
+
+
+def arena(tmp_path: Path, *flags: str) -> dict:
+    """A run that must succeed, and its JSON summary."""
+    out = tmp_path / f"arena{len(list(tmp_path.iterdir()))}.jsonl"
+    run_arena("--json", str(out), *flags).check_returncode()
     return json.loads(out.read_text())
 
 
@@ -95,20 +91,12 @@ def test_arena_start_extends_a_run_of_the_same_seed(tmp_path: Path) -> None:
     assert (whole["games"], head["games"], tail["games"]) == (6, 2, 4)
     assert whole["points"] == head["points"] + tail["points"]
     assert (tail["seed"], tail["start"]) == (3, 2)
-    odd = subprocess.run(
-        [
-            sys.executable,
-            "benchmarks/ai_arena.py",
-            "--variant",
-            "short",
-            "--pairing",
-            "race:random",
-            "--games",
-            "2",
-            "--start",
-            "1",
-        ],
-        capture_output=True,
-        env=os.environ | {"PYTHONPATH": "."},
-    )
+    odd = run_arena("--pairing", "race:random", "--games", "2", "--start", "1")
     assert odd.returncode != 0 and b"even" in odd.stderr
+
+
+def test_arena_reports_progress_on_stderr() -> None:
+    run = run_arena("--pairing", "race:random", "--games", "4", "--progress", "2")
+    run.check_returncode()
+    lines = [line for line in run.stderr.decode().splitlines() if line.startswith("worker ")]
+    assert [line.split(": ")[1].split(",")[0] for line in lines] == ["2 games", "4 games"]

@@ -9,7 +9,8 @@ are guarded the same way, at the figures they had when the matcher was frozen. B
 was reported once in round 3 (commit 5b2aff8) and then became training data of the learned
 model (tests/teacher/test_learned.py reproduces its blind figures by training without it);
 blind set v4 the same in round 4 (commit 21d083c), blind set v5 in round 5 (commit 2312e0d),
-blind set v6 in round 6 (commit 9f3aa63), blind set v7 in round 7 (commit c9adec8).
+blind set v6 in round 6 (commit 9f3aa63), blind set v7 in round 7 (commit c9adec8), blind set v8
+in round 8 (commit ea565f0).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ DATA = Path(__file__).resolve().parent / "data"
 
 # set -> ({lang: (questions, top-1, top-3, wrong don't-know)}, (off-topic, off-topic don't-know))
 MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]] = {
+    # v8: reported once (round 8, commit ea565f0: ru 274/305/10, en 144/147/2, off-topic 87),
+    # then made training data of the learned model; these are its figures as training data.
+    "blind_set_v8.tsv": ({"ru": (319, 307, 314, 5), "en": (156, 154, 154, 1)}, (88, 88)),
     # v7: reported once (round 7, commit c9adec8: ru 238/261/10, en 119/124/3, off-topic 71),
     # then made training data of the learned model; these are its figures as training data.
     "blind_set_v7.tsv": ({"ru": (273, 264, 265, 8), "en": (129, 125, 127, 2)}, (75, 74)),
@@ -83,6 +87,7 @@ BLIND = {
     "blind_set_v5.tsv": ("# BLIND SET v5 — reported once", 39),
     "blind_set_v6.tsv": ("# BLIND SET v6 — reported once", 89),
     "blind_set_v7.tsv": ("# BLIND SET v7 — reported once", 64),
+    "blind_set_v8.tsv": ("# BLIND SET v8 — reported once", 107),
 }
 
 

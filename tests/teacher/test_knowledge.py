@@ -27,6 +27,7 @@ from teacher import (
     Matcher,
     about_bot,
     all_topics,
+    default_matcher,
     get_diagram,
     get_rejection,
     get_topic,
@@ -916,7 +917,7 @@ def test_lexicon_maps_each_word_once() -> None:
 
 def test_dictionary_words_are_not_typo_corrected() -> None:
     """«дам» is a real word one letter from «дом»: the dictionary knows it, so it stays."""
-    matcher = Matcher()
+    matcher = default_matcher()
     assert "дом" not in matcher.terms_of("дам")
     assert matcher.terms_of("мрас")  # not a word: one edit from «марс», a 4-letter typo
     assert match("мрас")[0].topic.id == "game_end"

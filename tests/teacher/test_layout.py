@@ -23,7 +23,7 @@ def _matcher() -> Matcher:
 
 
 def _relayout(question: str) -> str:
-    return _matcher()._relayout(question)
+    return _matcher().relayout(question)
 
 
 @pytest.mark.parametrize(
