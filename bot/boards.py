@@ -239,12 +239,15 @@ class Boards:
         shows the game at ``version`` and it has been shown at a newer one since (a slow
         worker's edit from an older state, asked for after the newer one, must not cover
         it); a message the user deleted is sent again."""
-        ticket = await self.outbox.ticket(target.chat_id, message_id)
+        ticket: int | None = None
         call: Callable[[], Awaitable[object]]
         if picture:
-            media = InputMediaPhoto(
-                media=await self._picture(game_id, board), caption=board.caption
+            # The ticket is taken while the picture is drawn (a newer state asked meanwhile
+            # gets a larger one); an edit of the caption takes it with the budget.
+            ticket, photo = await asyncio.gather(
+                self.outbox.ticket(target.chat_id, message_id), self._picture(game_id, board)
             )
+            media = InputMediaPhoto(media=photo, caption=board.caption)
 
             def call() -> Awaitable[object]:
                 return self.bot(
@@ -268,11 +271,12 @@ class Boards:
                 )
 
         try:
-            await self.outbox.run(
+            await self.outbox.edit(
                 target.chat_id,
+                message_id,
                 call,
-                skip=lambda: self._outdated(game_id, version, target, message_id, ticket),
-                kind="edit",
+                ticket=ticket,
+                skip=None if version is None else lambda: self.outbox.moved_on(game_id, version),
             )
         except TelegramForbiddenError:
             raise ChatGone(target) from None
@@ -280,13 +284,6 @@ class Boards:
             if not any(g in exc.message for g in GONE):
                 raise
             await self.send(game_id, target, board)
-
-    async def _outdated(
-        self, game_id: int, version: int | None, target: Target, message_id: int, ticket: int
-    ) -> bool:
-        if await self.outbox.overtaken(target.chat_id, message_id, ticket):
-            return True
-        return version is not None and await self.outbox.moved_on(game_id, version)
 
     # ---- notices ------------------------------------------------------------------------
 
@@ -401,7 +398,7 @@ class Boards:
         """Show ``board`` in the open picker (skipped if a newer state was asked for
         meanwhile); PickerFailed when it is gone (expired, deleted) or refused."""
         key = ("ephemeral", picker.receiver, picker.ephemeral_id)
-        ticket = await self.outbox.ticket(picker.chat_id, key)
+        ticket: int | None = None
         where = {
             "chat_id": picker.chat_id,
             "receiver_user_id": picker.receiver,
@@ -409,9 +406,10 @@ class Boards:
         }
         call: Callable[[], Awaitable[object]]
         if picture:
-            media = InputMediaPhoto(
-                media=await self._picture(game_id, board), caption=board.caption
+            ticket, photo = await asyncio.gather(
+                self.outbox.ticket(picker.chat_id, key), self._picture(game_id, board)
             )
+            media = InputMediaPhoto(media=photo, caption=board.caption)
 
             def call() -> Awaitable[object]:
                 return self.bot.edit_ephemeral_message_media(
@@ -425,12 +423,7 @@ class Boards:
                 )
 
         try:
-            await self.outbox.run(
-                picker.chat_id,
-                call,
-                skip=lambda: self.outbox.overtaken(picker.chat_id, key, ticket),
-                kind="ephemeral",
-            )
+            await self.outbox.edit(picker.chat_id, key, call, ticket=ticket, kind="ephemeral")
         except TelegramAPIError as exc:
             raise PickerFailed(str(exc)) from None
 
