@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.callbacks import Act, GameCB, LobbyAct, LobbyCB  # noqa: E402
+from bot.texts import CATALOGS  # noqa: E402
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser  # noqa: E402
 
 WEBHOOK_SECRET = "bot_load_secret"
@@ -99,6 +100,18 @@ class Stats:
         self.public_per_turn: list[int] = []
         self.calls_per_turn: list[int] = []
         self.taps: dict[tuple[str, bool], list[int]] = {}  # (variant, doubles) -> per turn
+        #: Measured taps by the button's act, and those answered "this board is outdated".
+        self.acts: dict[str, int] = {}
+        self.outdated = 0
+        #: Taps of each turn ended by Done, by the turn's number in its game (0: the first),
+        #: whether measured or not: a game's early turns take other taps than its later ones.
+        self.by_turn: dict[int, list[int]] = {}
+        self.measured_turns: list[int] = []  # the numbers of the measured turns
+        self.measured_taps: list[int] = []  # and all their taps, some maybe before the window
+
+
+#: The answer to a tap on a board another tap has replaced, in every language.
+OUTDATED = frozenset(catalog["outdated"] for catalog in CATALOGS.values())
 
 
 class CountingTelegram(FakeTelegram):
@@ -144,6 +157,7 @@ async def play_game(
     mark = tg.mark()
     await tg.tap(group, lobby.message_id, b, lobby.buttons()[0][0]["callback_data"])
     await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=60)
+    taps, turn_taps = 0, []  # this turn's taps so far, and the game's earlier turns'
     while time.monotonic() < stop:
         boards = [
             m
@@ -185,6 +199,9 @@ async def play_game(
             )
             if time.monotonic() >= stats.measure_from:
                 stats.answer_ms.append((answer.time - sent) * 1000)
+                act_name = GameCB.unpack(data).a.name
+                stats.acts[act_name] = stats.acts.get(act_name, 0) + 1
+                stats.outdated += answer.params.get("text") in OUTDATED
             edit = await tg.wait_for(
                 lambda c: (
                     c.method in ("editMessageMedia", "editMessageCaption", "sendPhoto") and c.ok
@@ -198,8 +215,15 @@ async def play_game(
         except TimeoutError:
             stats.errors += 1
             continue
-        if GameCB.unpack(data).a is Act.DONE and time.monotonic() >= stats.measure_from:
-            stats.turns += 1
+        taps += 1
+        if GameCB.unpack(data).a is Act.DONE:
+            stats.by_turn.setdefault(len(turn_taps), []).append(taps)
+            turn_taps.append(taps)
+            taps = 0
+            if time.monotonic() >= stats.measure_from:
+                stats.turns += 1
+                stats.measured_turns.append(len(turn_taps))
+                stats.measured_taps.append(turn_taps[-1])
 
 
 REACTIONS = (
@@ -395,6 +419,18 @@ def _redis(url: str | None, servers: contextlib.ExitStack) -> tuple[str, int | N
     return server.url(), server.process.pid
 
 
+async def _redis_calls(ports: list[int]) -> int:
+    """Round trips to Redis the workers made so far (their /healthz counts them)."""
+    import aiohttp
+
+    total = 0
+    async with aiohttp.ClientSession() as session:
+        for port in ports:
+            async with session.get(f"http://127.0.0.1:{port}/healthz") as answer:
+                total += int((await answer.json()).get("redis_calls", 0))
+    return total
+
+
 async def _healthy(port: int, timeout: float = 120.0) -> None:
     import aiohttp
 
@@ -528,12 +564,16 @@ async def main() -> None:
                     await asyncio.sleep(max(0.0, start - time.monotonic()))
                     cpu["bot"], cpu["workers"] = -bots(), -drawing()
                     cpu["servers"], cpu["here"] = -servers_cpu(), -time.process_time()
+                    if redis_url is not None:
+                        cpu["redis_calls"] = -await _redis_calls(ports)
                     print(f"warm-up over, measuring {args.seconds:.0f} s", flush=True)
                     await asyncio.sleep(max(0.0, stop - time.monotonic()))
                     cpu["bot"] += bots()
                     cpu["workers"] += drawing()
                     cpu["servers"] += servers_cpu()
                     cpu["here"] += time.process_time()
+                    if redis_url is not None:
+                        cpu["redis_calls"] += await _redis_calls(ports)
 
                 play = play_picker_game if picker else play_game
                 await asyncio.gather(
@@ -573,6 +613,32 @@ async def main() -> None:
             f"p99 {percentile(stats.edit_ms, 0.99):.0f} ms"
         )
     taps = max(1, len(stats.answer_ms))
+    if stats.measured_taps:
+        # Counted per finished turn: taps in the window over turns in it would count the taps
+        # of turns still going on when it ends, which with 200 games a turn or two long each
+        # (a slow set-up) makes a large and varying share.
+        acts = ", ".join(f"{name} {n}" for name, n in sorted(stats.acts.items()))
+        print(
+            f"taps per turn: {statistics.mean(stats.measured_taps):.2f} (taps in the window: "
+            f"{acts}); answered outdated: {stats.outdated}"
+        )
+    if stats.by_turn and stats.measured_turns:
+        spans = ((0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 14), (15, 29), (30, 10_000))
+        print(
+            "taps per turn by the turn's number in its game (all turns, warm-up too): "
+            + ", ".join(
+                f"{lo + 1}{'' if lo == hi else '–'}{'' if lo == hi or hi >= 10_000 else hi + 1}: "
+                f"{statistics.mean(counts):.2f} "
+                f"({len(counts)})"
+                for lo, hi in spans
+                if (counts := [n for t, ns in stats.by_turn.items() if lo <= t <= hi for n in ns])
+            )
+            + f"; the measured turns were the games' turns {min(stats.measured_turns)}–"
+            f"{max(stats.measured_turns)}, {statistics.median(stats.measured_turns):.0f} at the "
+            "median"
+        )
+    if "redis_calls" in cpu:
+        print(f"Redis round trips per tap: {cpu['redis_calls'] / taps:.2f}")
     print(
         "CPU per button tap: bot process "
         + ", ".join(

@@ -162,6 +162,7 @@ class App:
             try:
                 await asyncio.wait_for(self.shared.ping(), 5)
                 report["redis"] = "ok"
+                report["redis_calls"] = self.shared.calls
             except (SharedUnavailable, TimeoutError) as exc:
                 # Sending goes on with this worker's own budgets: degraded, still serving.
                 report["redis"] = f"error: {type(exc).__name__}"

@@ -225,12 +225,15 @@ class Boards:
 
         Skipped if a newer state of the message was asked for meanwhile; a message the user
         deleted is sent again."""
-        ticket = await self.outbox.ticket(target.chat_id, message_id)
+        ticket: int | None = None
         call: Callable[[], Awaitable[object]]
         if picture:
-            media = InputMediaPhoto(
-                media=await self._picture(game_id, board), caption=board.caption
+            # The ticket is taken while the picture is drawn (a newer state asked meanwhile
+            # gets a larger one); an edit of the caption takes it with the budget.
+            ticket, photo = await asyncio.gather(
+                self.outbox.ticket(target.chat_id, message_id), self._picture(game_id, board)
             )
+            media = InputMediaPhoto(media=photo, caption=board.caption)
 
             def call() -> Awaitable[object]:
                 return self.bot(
@@ -254,12 +257,7 @@ class Boards:
                 )
 
         try:
-            await self.outbox.run(
-                target.chat_id,
-                call,
-                skip=lambda: self.outbox.overtaken(target.chat_id, message_id, ticket),
-                kind="edit",
-            )
+            await self.outbox.edit(target.chat_id, message_id, call, ticket=ticket)
         except TelegramForbiddenError:
             raise ChatGone(target) from None
         except TelegramBadRequest as exc:
@@ -389,7 +387,7 @@ class Boards:
         """Show ``board`` in the open picker (skipped if a newer state was asked for
         meanwhile); PickerFailed when it is gone (expired, deleted) or refused."""
         key = ("ephemeral", picker.receiver, picker.ephemeral_id)
-        ticket = await self.outbox.ticket(picker.chat_id, key)
+        ticket: int | None = None
         where = {
             "chat_id": picker.chat_id,
             "receiver_user_id": picker.receiver,
@@ -397,9 +395,10 @@ class Boards:
         }
         call: Callable[[], Awaitable[object]]
         if picture:
-            media = InputMediaPhoto(
-                media=await self._picture(game_id, board), caption=board.caption
+            ticket, photo = await asyncio.gather(
+                self.outbox.ticket(picker.chat_id, key), self._picture(game_id, board)
             )
+            media = InputMediaPhoto(media=photo, caption=board.caption)
 
             def call() -> Awaitable[object]:
                 return self.bot.edit_ephemeral_message_media(
@@ -413,12 +412,7 @@ class Boards:
                 )
 
         try:
-            await self.outbox.run(
-                picker.chat_id,
-                call,
-                skip=lambda: self.outbox.overtaken(picker.chat_id, key, ticket),
-                kind="ephemeral",
-            )
+            await self.outbox.edit(picker.chat_id, key, call, ticket=ticket, kind="ephemeral")
         except TelegramAPIError as exc:
             raise PickerFailed(str(exc)) from None
 

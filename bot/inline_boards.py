@@ -16,6 +16,7 @@ no longer edit comes out as :class:`InlineLost` for the layer above.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import zlib
@@ -118,10 +119,12 @@ class InlineBoards:
         """Show ``board`` in the inline message: the picture too (by file id) unless
         ``picture`` is False or no chat could take its upload. Raises :class:`InlineLost`."""
         key = budget_key(inline_message_id)
-        ticket = await self.outbox.ticket(key, 0)
-        file_id = None
+        ticket: int | None = None
+        file_id: str | None = None
         if picture:
-            file_id = await self.file_id(board.position, board.options, uploaders)
+            ticket, file_id = await asyncio.gather(
+                self.outbox.ticket(key, 0), self.file_id(board.position, board.options, uploaders)
+            )
 
         async def call() -> object:
             if file_id is not None:
@@ -150,9 +153,7 @@ class InlineBoards:
                 )
 
         try:
-            await self.outbox.run(
-                key, call, skip=lambda: self.outbox.overtaken(key, 0, ticket), kind="edit"
-            )
+            await self.outbox.edit(key, 0, call, ticket=ticket)
         except TelegramAPIError as exc:
             log.warning("inline message %s: edit failed: %s", inline_message_id, exc)
             raise InlineLost(inline_message_id) from None

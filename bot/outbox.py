@@ -135,6 +135,14 @@ class Window:
                 await _sleep(self.sent[0] + self.seconds - now)
 
 
+@dataclass(slots=True)
+class _Newest:
+    """An edit showing the newest wanted state of ``message_id``, and its ticket once taken."""
+
+    message_id: Hashable
+    ticket: int | None
+
+
 def _family(kind: str) -> str:
     """Which of a chat's pauses a call of ``kind`` waits out after a 429: ephemeral calls
     (seen by one member) have their own; everything else shares the chat's ("")."""
@@ -192,25 +200,41 @@ class Outbox:
             return "send", Spec("window", self._group_send[0], seconds=self._group_send[1])
         return "edit", Spec("bucket", self._group_edit[0], rate=self._group_edit[1])
 
-    async def _take(self, chat_id: int, kind: str) -> None:
+    async def _take(self, chat_id: int, kind: str, newest: _Newest | None = None) -> bool:
         """Wait for the chat's budget: the shared one when there is one (this process's
         callers of one budget queue behind its local lock, so they ask Redis one at a time),
-        else, or if Redis fails, this process's own."""
+        else, or if Redis fails, this process's own.
+
+        ``newest``: the call is an edit showing the newest wanted state of a message; False
+        when a newer one was asked for (by any worker) — with Redis, the ticket, that check
+        and the budget are one round trip, and a skipped edit is not counted."""
         budget = self.budget(chat_id, kind)
         if self.shared is not None:
             name, spec = self._spec(chat_id, kind)
             async with budget.lock:
                 while True:
                     try:
-                        wait = await self.shared.take(chat_id, name, spec, _family(kind))
+                        if newest is None:
+                            wait: float | None = await self.shared.take(
+                                chat_id, name, spec, _family(kind)
+                            )
+                        else:
+                            newest.ticket, wait = await self.shared.take_newest(
+                                chat_id, name, spec, _family(kind), newest.message_id, newest.ticket
+                            )
                     except SharedUnavailable as exc:
                         self._shared_failed(exc)
                         break
                     budget.stamp = _now()
+                    if wait is None:
+                        return False
                     if wait <= 0:
-                        return
+                        return True
                     await _sleep(wait)
+        if newest is not None and newest.ticket is None:
+            newest.ticket = self._local_ticket(chat_id, newest.message_id)
         await budget.take()
+        return newest is None or not self._overtaken_here(chat_id, newest.message_id, newest.ticket)
 
     def _shared_failed(self, exc: Exception) -> None:
         self.shared_failures += 1
@@ -268,7 +292,32 @@ class Outbox:
                 return await self.shared.latest_ticket(chat_id, message_id) > ticket
             except SharedUnavailable as exc:
                 self._shared_failed(exc)
-        return self._latest.get((chat_id, message_id), -1) > ticket
+        return self._overtaken_here(chat_id, message_id, ticket)
+
+    def _overtaken_here(self, chat_id: int, message_id: Hashable, ticket: int | None) -> bool:
+        return ticket is not None and self._latest.get((chat_id, message_id), -1) > ticket
+
+    async def edit(
+        self,
+        chat_id: int,
+        message_id: Hashable,
+        call: Callable[[], Awaitable[T]],
+        *,
+        ticket: int | None = None,
+        kind: str = "edit",
+    ) -> T | None:
+        """Run ``call``, an edit showing the newest wanted state of a message (a board's id,
+        or a picker's key), when the chat's budget allows; skipped (None) if a newer state
+        was asked for meanwhile, by this worker or another.
+
+        ``ticket``: from :meth:`ticket`, taken when the state was wanted, before something
+        slow (drawing its picture) came in between; None: the state is wanted now, and with
+        Redis the ticket is taken in the budget's round trip — unless this process's calls
+        of the budget queue, as the ticket must not wait behind them (a newer state asked
+        meanwhile by another worker would get the smaller one)."""
+        if ticket is None and (self.shared is None or self.budget(chat_id, kind).lock.locked()):
+            ticket = await self.ticket(chat_id, message_id)
+        return await self.run(chat_id, call, kind=kind, newest=_Newest(message_id, ticket))
 
     async def shown(self, subject: Hashable, version: int) -> None:
         """Record that ``subject`` (a game) is now being shown at ``version``."""
@@ -303,20 +352,22 @@ class Outbox:
         skip: Callable[[], bool | Awaitable[bool]] | None = None,
         kind: str = "send",
         messages: int = 1,
+        newest: _Newest | None = None,
     ) -> T | None:
         """Run ``call`` when the chat's budget allows; None if skipped or "not modified".
 
         ``skip`` (a function, or a coroutine function) is asked once the budget allows the
         call. ``messages``: how many messages the call sends (an album sends one per item,
-        and each counts against the chat's limits). Other Telegram errors propagate to the
-        caller, which knows what they mean for it.
+        and each counts against the chat's limits). ``newest``: see :meth:`edit`. Other
+        Telegram errors propagate to the caller, which knows what they mean for it.
         """
         if kind == "send" and private_to(chat_id) is not None:
             kind = "ephemeral"  # a private answer in a group (bot.private): not the group's
         attempt = 0
         while True:
             for _ in range(max(1, messages)):
-                await self._take(chat_id, kind)
+                if not await self._take(chat_id, kind, newest):
+                    return None
             if skip is not None:
                 skipping = skip()
                 if inspect.isawaitable(skipping):

@@ -93,6 +93,28 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return wait
 """
 
+# An edit of a message that shows its newest wanted state (a board): the message's ticket and
+# the budget in one round trip. KEYS[3] is the message's record; the last two ARGV are this
+# edit's ticket (0: none yet, take one now) and how long the record is kept. Returns {ticket,
+# wait}: wait -1 when a newer state was asked for after this ticket (nothing is counted then),
+# else the budget's answer. Appended to a budget script whose body is wrapped as take().
+_NEWEST = """
+local ticket = tonumber(ARGV[#ARGV - 1])
+if ticket == 0 then
+  ticket = redis.call('INCR', KEYS[3])
+  redis.call('EXPIRE', KEYS[3], ARGV[#ARGV])
+elseif tonumber(redis.call('GET', KEYS[3]) or '-1') > ticket then
+  return {ticket, -1}
+end
+return {ticket, take()}
+"""
+
+
+def _newest(budget: str) -> str:
+    """The budget script ``budget`` as the edit's script (:data:`_NEWEST`)."""
+    return f"local function take()\n{budget}\nend\n{_NEWEST}"
+
+
 _PAUSE = """
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then
   redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
@@ -130,6 +152,8 @@ class RedisShared:
         # and a counter.
         self._me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._seq = itertools.count()
+        #: Round trips to Redis so far (what a tap costs here: /healthz reports it).
+        self.calls = 0
 
     async def connect(self) -> RedisShared:
         """Connect and check that Redis answers (a wrong ``REDIS_URL`` stops the start)."""
@@ -139,6 +163,8 @@ class RedisShared:
         for name, source in (
             ("window", _WINDOW),
             ("bucket", _BUCKET),
+            ("newest window", _newest(_WINDOW)),
+            ("newest bucket", _newest(_BUCKET)),
             ("pause", _PAUSE),
             ("ticket", _TICKET),
             ("at_least", _AT_LEAST),
@@ -161,6 +187,7 @@ class RedisShared:
 
         if self._client is None:
             raise SharedUnavailable("not connected")
+        self.calls += 1
         try:
             return await make()
         except (RedisError, OSError) as exc:
@@ -174,19 +201,43 @@ class RedisShared:
     def _pause_key(self, chat_id: int, family: str) -> str:
         return f"{self.prefix}pause:{chat_id}" + (f":{family}" if family else "")
 
+    def _budget_call(
+        self, chat_id: int, budget: str, spec: Spec, family: str
+    ) -> tuple[str, list[str], list[Any]]:
+        """The script (its budget kind), keys and arguments that take one call of a budget."""
+        keys = [f"{self.prefix}budget:{chat_id}:{budget}", self._pause_key(chat_id, family)]
+        if spec.kind == "window":
+            member = f"{self._me}:{next(self._seq)}"
+            return "window", keys, [int(spec.limit), int(spec.seconds * 1000), member]
+        return "bucket", keys, [spec.limit, spec.rate]
+
     async def take(self, chat_id: int, budget: str, spec: Spec, family: str = "") -> float:
         """Count one call against chat ``chat_id``'s budget ``budget`` if it allows one now;
         otherwise how many seconds to wait before asking again (0.0: taken). ``family``: which
         of the chat's pauses holds this budget ("": the chat's own messages; a separate one
         for calls Telegram limits apart, such as ephemeral messages)."""
-        keys = [f"{self.prefix}budget:{chat_id}:{budget}", self._pause_key(chat_id, family)]
-        if spec.kind == "window":
-            member = f"{self._me}:{next(self._seq)}"
-            span = int(spec.seconds * 1000)
-            wait = await self._run("window", keys, [int(spec.limit), span, member])
-        else:
-            wait = await self._run("bucket", keys, [spec.limit, spec.rate])
-        return wait / 1000
+        return await self._run(*self._budget_call(chat_id, budget, spec, family)) / 1000
+
+    async def take_newest(
+        self,
+        chat_id: int,
+        budget: str,
+        spec: Spec,
+        family: str,
+        message_id: Hashable,
+        ticket: int | None,
+    ) -> tuple[int, float | None]:
+        """:meth:`take` for an edit showing the newest wanted state of a message, in the same
+        round trip as :meth:`ticket` (``ticket`` None: take one now) or as the "overtaken?"
+        check (``ticket`` given). ``(ticket, seconds to wait)``; the wait is None when a newer
+        state was asked for after ``ticket`` (the edit is skipped; nothing is counted)."""
+        script, keys, args = self._budget_call(chat_id, budget, spec, family)
+        keys.append(self._edit_key(chat_id, message_id))
+        args += [ticket or 0, RECORD_SECONDS]
+        ticket_, wait = await self._call(
+            lambda: self._scripts[f"newest {script}"](keys=keys, args=args)
+        )
+        return int(ticket_), None if int(wait) < 0 else int(wait) / 1000
 
     async def pause(self, chat_id: int, seconds: float, family: str = "") -> None:
         """Telegram answered 429 for this chat: every worker waits ``seconds`` before its next

@@ -2701,6 +2701,37 @@ class FakeTelegram(InlineMode):
         message.edit_date = int(time.time())
         message.edits += 1
 
+    async def _edit_media(
+        self, message: StoredMessage, params: dict[str, Any], files: dict[str, _Upload]
+    ) -> StoredFile:
+        """Replace a message's media by the ``media`` parameter (an InputMedia JSON object),
+        its caption and its buttons, as editMessageMedia and its ephemeral twin do; the file
+        sent (the message keeps its own when it is the same file)."""
+        media = params.get("media")
+        if not isinstance(media, dict):
+            raise _bad("Bad Request: can't parse InputMedia JSON object")
+        kind = media.get("type")
+        if kind not in ("photo", "animation", "document"):
+            raise _bad(f"Bad Request: unsupported media type {kind!r} in the fake")
+        media_params = _normalize({k: v for k, v in media.items() if k != "media"})
+        caption, caption_entities = self._caption(media_params, media_params.get("parse_mode"))
+        markup = self._edit_markup(params)
+        if message.file is None:
+            raise _bad(NO_MEDIA_TO_EDIT)
+        stored = await self._input_file(media.get("media"), files, "media", kind)
+        same_file = (
+            message.file.file_unique_id == stored.file_unique_id and message.media_kind == kind
+        )
+        changes = {
+            "media_kind": kind,
+            "file": message.file if same_file else stored,
+            "caption": caption,
+            "caption_entities": caption_entities,
+            "reply_markup": markup,
+        }
+        self._apply_edit(message, changes)
+        return stored
+
     def _edit_markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
         inline, other = _validate_markup(params.get("reply_markup"))
         if other is not None:
@@ -2742,30 +2773,8 @@ class FakeTelegram(InlineMode):
         if params.get("inline_message_id"):
             return await self._edit_inline("media", params, files)
         message = self._message_for_edit(params)
-        media = params.get("media")
-        if not isinstance(media, dict):
-            raise _bad("Bad Request: can't parse InputMedia JSON object")
-        kind = media.get("type")
-        if kind not in ("photo", "animation", "document"):
-            raise _bad(f"Bad Request: unsupported media type {kind!r} in the fake")
-        media_params = _normalize({k: v for k, v in media.items() if k != "media"})
-        caption, caption_entities = self._caption(media_params, media_params.get("parse_mode"))
-        markup = self._edit_markup(params)
-        if message.file is None:
-            raise _bad(NO_MEDIA_TO_EDIT)
-        stored = await self._input_file(media.get("media"), files, "media", kind)
-        same_file = (
-            message.file.file_unique_id == stored.file_unique_id and message.media_kind == kind
-        )
-        changes = {
-            "media_kind": kind,
-            "file": message.file if same_file else stored,
-            "caption": caption,
-            "caption_entities": caption_entities,
-            "reply_markup": markup,
-        }
-        self._apply_edit(message, changes)
-        if kind == "photo":
+        stored = await self._edit_media(message, params, files)
+        if message.media_kind == "photo":
             self._latest_photo[message.chat_id] = stored
         self._log_output(f"bot edits #{message.message_id}", message)
         return self._message_payload(message)
@@ -3156,31 +3165,7 @@ class FakeTelegram(InlineMode):
         self, params: dict[str, Any], files: dict[str, _Upload]
     ) -> Any:
         message = self._ephemeral_for_edit(params, missing=EDIT_NOT_FOUND)
-        media = params.get("media")
-        if not isinstance(media, dict):
-            raise _bad("Bad Request: can't parse InputMedia JSON object")
-        kind = media.get("type")
-        if kind not in ("photo", "animation", "document"):
-            raise _bad(f"Bad Request: unsupported media type {kind!r} in the fake")
-        media_params = _normalize({k: v for k, v in media.items() if k != "media"})
-        caption, caption_entities = self._caption(media_params, media_params.get("parse_mode"))
-        markup = self._edit_markup(params)
-        if message.file is None:
-            raise _bad(NO_MEDIA_TO_EDIT)
-        stored = await self._input_file(media.get("media"), files, "media", kind)
-        same_file = (
-            message.file.file_unique_id == stored.file_unique_id and message.media_kind == kind
-        )
-        self._apply_edit(
-            message,
-            {
-                "media_kind": kind,
-                "file": message.file if same_file else stored,
-                "caption": caption,
-                "caption_entities": caption_entities,
-                "reply_markup": markup,
-            },
-        )
+        await self._edit_media(message, params, files)
         return self._edited_ephemeral(message, "")
 
     async def _m_edit_ephemeral_message_reply_markup(

@@ -292,6 +292,22 @@ async def _visible_reaction(tg: FakeTelegram, chat: FakeChat, mark: int) -> None
     await tg.wait_settled(quiet=0.05, timeout=30)
 
 
+async def _answered(
+    tg: FakeTelegram, chat: FakeChat, mark: int, qid: str, *, visible: bool
+) -> None:
+    """Wait for the answer to tap ``qid``, then for what the player sees change in ``chat``
+    (``visible``) or only for the bot to be quiet."""
+    await tg.wait_for(
+        lambda c: c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid,
+        since=mark,
+        timeout=30,
+    )
+    if visible:
+        await _visible_reaction(tg, chat, mark)
+    else:
+        await tg.wait_settled(quiet=0.05, timeout=30)
+
+
 async def tap_and_wait(
     tg: FakeTelegram,
     chat: FakeChat,
@@ -304,15 +320,7 @@ async def tap_and_wait(
 ) -> str:
     mark = tg.mark()
     qid = await tg.tap(chat, message_id, user, data, check_button=check_button)
-    await tg.wait_for(
-        lambda c: c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid,
-        since=mark,
-        timeout=30,
-    )
-    if visible:
-        await _visible_reaction(tg, chat, mark)
-    else:
-        await tg.wait_settled(quiet=0.05, timeout=30)
+    await _answered(tg, chat, mark, qid, visible=visible)
     return qid
 
 
@@ -332,15 +340,7 @@ async def tap_message_and_wait(
     qid = await tg.tap_ephemeral(
         chat, user, data, ephemeral_message_id=message.ephemeral_message_id
     )
-    await tg.wait_for(
-        lambda c: c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == qid,
-        since=mark,
-        timeout=30,
-    )
-    if visible:
-        await _visible_reaction(tg, chat, mark)
-    else:
-        await tg.wait_settled(quiet=0.05, timeout=30)
+    await _answered(tg, chat, mark, qid, visible=visible)
     return qid
 
 

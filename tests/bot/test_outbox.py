@@ -46,6 +46,16 @@ async def test_edit_numbers_are_kept_for_recent_messages_only() -> None:
     assert await box.overtaken(-2, 5, older)
 
 
+async def test_an_edit_overtaken_while_its_picture_was_drawn_is_skipped() -> None:
+    """One process, no Redis: an edit whose ticket was taken before drawing is skipped if a
+    newer state of the message was asked for meanwhile; one asked for now goes."""
+    box = Outbox()
+    drawn = await box.ticket(-3, 9)
+    assert await box.edit(-3, 9, lambda: _ok()) is True  # a caption edit asked after it
+    assert await box.edit(-3, 9, lambda: _ok(), ticket=drawn) is None
+    assert await box.edit(-3, 10, lambda: _ok(), ticket=drawn) is True  # another message
+
+
 def test_recent_keeps_the_most_recently_used_entries() -> None:
     from storage.recent import Recent
 

@@ -105,6 +105,45 @@ async def test_a_newer_edit_asked_by_another_worker_overtakes(workers: list[Outb
     assert not await first.overtaken(GROUP, 6, mine)  # another message
 
 
+async def test_a_board_edit_is_one_round_trip_and_an_overtaken_one_costs_no_budget(
+    redis_url: str, redis_namespace: str
+) -> None:
+    """An edit of a board's caption takes its ticket and its budget in one call to Redis. An
+    edit with a picture took its ticket before drawing; once drawn, the "overtaken?" check
+    and the budget are one call, and if another worker asked for a newer state meanwhile the
+    edit is skipped without spending the group's edit budget (here: one edit, then one
+    every 100 s)."""
+    shared = [await RedisShared(redis_url, redis_namespace).connect() for _ in range(2)]
+    first, second = (Outbox(group_edit=(1, 0.01), shared=s) for s in shared)
+    try:
+        shown: list[str] = []
+
+        async def show(what: str) -> str:
+            shown.append(what)
+            return what
+
+        await first.edit(GROUP - 1, 1, lambda: show("warm-up"))  # the scripts are loaded
+        calls = shared[1].calls
+        assert await second.edit(GROUP - 2, 1, lambda: show("caption")) == "caption"
+        assert shared[1].calls - calls == 1
+
+        older = await first.ticket(GROUP, 7)  # worker 1 draws #7's next picture ...
+        newer = await second.ticket(GROUP, 7)  # ... worker 2 a newer one
+        calls = shared[0].calls
+        assert await first.edit(GROUP, 7, lambda: show("older"), ticket=older) is None
+        assert shared[0].calls - calls == 1
+        # The skipped edit spent nothing: the newer one goes at once, not in 100 s.
+        newest = second.edit(GROUP, 7, lambda: show("newer"), ticket=newer)
+        assert await asyncio.wait_for(newest, 5) == "newer"
+        assert shown == ["warm-up", "caption", "newer"]
+        # The group's one edit is spent now: another waits, whichever worker asks.
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(first.edit(GROUP, 8, lambda: show("too soon")), 1)
+    finally:
+        for s in shared:
+            await s.close()
+
+
 async def test_ephemeral_calls_share_their_own_budget_and_pause(
     redis_url: str, redis_namespace: str
 ) -> None:
@@ -195,5 +234,7 @@ async def test_without_redis_the_outbox_falls_back_to_its_own_budgets() -> None:
 
     assert await box.run(GROUP, lambda: send(1)) == 1
     assert await box.ticket(GROUP, 1) == 1
+    assert await box.edit(GROUP, 1, lambda: send(2)) == 2  # its ticket is this process's
+    assert await box.edit(GROUP, 1, lambda: send(3), ticket=1) is None  # overtaken by that
     assert box.shared_failures >= 2
     await shared.close()
