@@ -38,6 +38,8 @@ CONTACT_EFFICIENCY = 0.75
 RACE_EFFICIENCY = 0.6
 #: See :attr:`CubeSettings.take_margin` (0.15–0.2 judged best on the set, 0.3 worse).
 TAKE_MARGIN = 0.15
+#: See :attr:`CubeSettings.double_margin` (0.02–0.05 judged best on the set, 0.15 worse).
+DOUBLE_MARGIN = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +50,13 @@ class MoneyCube:
     double_take: float
     double_drop: float = 1.0
     take_margin: float = 0.0  # a take must beat the drop by this much (see CubeSettings)
+    double_margin: float = 0.0  # a double must beat no double by this much (the same)
 
     @property
     def should_double(self) -> bool:
-        """Double when the opponent's better answer is no worse than playing on (a sure win
-        is cashed)."""
-        return min(self.double_take, self.double_drop) >= self.no_double
+        """Double when the opponent's better answer beats playing on by ``double_margin``
+        (with no margin: is no worse, so a sure win is cashed)."""
+        return min(self.double_take, self.double_drop) >= self.no_double + self.double_margin
 
     @property
     def should_take(self) -> bool:
@@ -82,6 +85,7 @@ def money_cube(
     redouble: bool = False,
     dead_after_take: bool = False,
     take_margin: float = 0.0,
+    double_margin: float = 0.0,
 ) -> MoneyCube:
     """Janowski's cubeful equities for the doubler with outcome distribution ``results``
     (before its roll): the cube centred or, with ``redouble``, the doubler's own;
@@ -104,7 +108,7 @@ def money_cube(
     x_take = 0.0 if dead_after_take else x
     no_double = x * live + (1.0 - x) * dead
     take = 2.0 * (x_take * their_cube + (1.0 - x_take) * dead)
-    return MoneyCube(no_double, take, 1.0, take_margin)
+    return MoneyCube(no_double, take, 1.0, take_margin, double_margin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,3 +124,6 @@ class CubeSettings:
     # see (the judged set: most big take errors are passes the nets value at ~70 %), so in
     # contact a take must beat the drop by this margin (per unit of the cube, doubler's side).
     take_margin: float = TAKE_MARGIN
+    # The same news the other way: a double the opponent takes is one it thinks is not yet
+    # good enough, so in contact a double must beat no double by this margin.
+    double_margin: float = DOUBLE_MARGIN

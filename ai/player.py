@@ -325,6 +325,7 @@ class Player:
             redouble=redouble,
             dead_after_take=2 * cube >= MAX_CUBE,
             take_margin=0.0 if race else settings.take_margin,
+            double_margin=0.0 if race else settings.double_margin,
         )
 
     def pre_roll_results(

@@ -7,8 +7,8 @@ Players: the levels ``easy``, ``medium``, ``hard`` (``medium-heur``/``hard-heur`
 search on the hand-written evaluation; ``hard@FILE``: the same search on the nets of FILE, e.g.
 a training checkpoint or an older ``ai/weights`` file from git; ``hard~3,0.1,40000``: ``hard``
 with other 2-ply settings — plays, margin, replies budget; ``hard~0,0,0`` is 1-ply only;
-``hard^x=0.6,rx=0.8,d=0,rf=1,m=0.1``: other money-cube settings — contact and race cube
-efficiency, pre-roll depth, race formula, take margin; ``hard^old=1`` the former fixed
+``hard^x=0.6,rx=0.8,d=0,rf=1,m=0.1,dm=0``: other money-cube settings — contact and race cube
+efficiency, pre-roll depth, race formula, take and double margins; ``hard^old=1`` the former fixed
 thresholds, see ``ai.cube``); the baselines ``random`` and ``race`` (greedy: most pips, then
 fewest blots); and, short nardy only, ``gnubg`` / ``gnubg2`` (GNU Backgammon 0-ply / 2-ply
 through ``benchmarks/ai_gnubg_server.py``, benchmark only).
@@ -189,8 +189,9 @@ def make_agent(name: str, variant: str, seed: int) -> Agent:
         agent = make_agent(base, variant, seed)
         assert isinstance(agent, Player)
         keys = {"x": "contact", "rx": "race", "d": "depth", "rf": "race_formula"}
-        keys |= {"old": "thresholds", "m": "take_margin"}
-        kinds = {"contact": float, "race": float, "depth": int, "take_margin": float}
+        keys |= {"old": "thresholds", "m": "take_margin", "dm": "double_margin"}
+        kinds = {"contact": float, "race": float, "depth": int}
+        kinds |= {"take_margin": float, "double_margin": float}
         settings = agent.cube or CUBE_SETTINGS.get(agent.level, CubeSettings())
         for item in spec.split(","):
             key, _, value = item.partition("=")

@@ -206,11 +206,12 @@ def tune(args: argparse.Namespace) -> None:
             for m in args.margins
         ]
         for x, rx, use_formula, margin in grid:
-            row = {"depth": depth, "x": x, "race_x": rx, "race_formula": use_formula}
-            row |= tune_row(cached, x, rx, use_formula, margin)
-            row["seconds_per_position"] = round(seconds / len(cached), 4)
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+            for dm in args.double_margins:
+                row = {"depth": depth, "x": x, "race_x": rx, "race_formula": use_formula}
+                row |= tune_row(cached, x, rx, use_formula, margin, dm)
+                row["seconds_per_position"] = round(seconds / len(cached), 4)
+                rows.append(row)
+                print(json.dumps(row), flush=True)
     best = min(rows, key=lambda r: r["total"])
     print("best", json.dumps(best))
 
@@ -221,6 +222,7 @@ def tune_row(
     race_x: float,
     use_formula: bool,
     margin: float,
+    double_margin: float,
 ) -> dict[str, Any]:
     """One grid point of :func:`tune`: losses per decision (contact, race, in all) and the
     take loss over the doubles gnubg would offer."""
@@ -234,7 +236,8 @@ def tune_row(
                 res,
                 efficiency=race_x if race else x,
                 redouble=state == "owned",
-                take_margin=margin,
+                take_margin=0.0 if race else margin,
+                double_margin=0.0 if race else double_margin,
             )
             best = min(dt, dp)
             loss = max(nd, best) - (best if mc.should_double else nd)
@@ -243,7 +246,7 @@ def tune_row(
             if best > nd:
                 faced.append(take)
     n = 2 * len(cached)
-    row: dict[str, Any] = {"take_margin": margin}
+    row: dict[str, Any] = {"take_margin": margin, "double_margin": double_margin}
     row |= {k: round(v / n, 5) for k, v in losses.items()}
     row["take_loss_gnubg_doubles"] = round(sum(faced) / max(1, len(faced)), 5)
     row["total"] = round((losses["contact"] + losses["race"]) / n, 5)
@@ -278,7 +281,8 @@ def main() -> None:
     t.add_argument("--depths", nargs="+", type=int, default=[0, 1])
     t.add_argument("--contact", nargs="+", type=float, default=[0.5, 0.6, 0.68, 0.75, 0.85])
     t.add_argument("--race", nargs="+", type=float, default=[0.5, 0.6, 0.68, 0.75, 0.85])
-    t.add_argument("--margins", nargs="+", type=float, default=[0.0])
+    t.add_argument("--margins", nargs="+", type=float, default=[0.0], help="take margins")
+    t.add_argument("--double-margins", nargs="+", type=float, default=[0.0])
     t.add_argument("--limit", type=int)
     c = sub.add_parser("compare")
     c.add_argument("a")

@@ -128,3 +128,27 @@ def test_a_redouble_to_the_top_face_uses_a_dead_cube() -> None:
     assert low is not None and top is not None
     assert top.no_double == pytest.approx(low.no_double)
     assert top.double_take != pytest.approx(low.double_take)
+
+
+def test_margins_make_takes_and_doubles_stricter() -> None:
+    # 76 % without gammons: a take and a double at x = 0.68 with no margins
+    plain_cube = money_cube(plain(0.76), efficiency=0.68)
+    assert plain_cube.should_take and plain_cube.should_double
+    edge = 1.0 - plain_cube.double_take  # what the take saves against the drop
+    assert not money_cube(plain(0.76), efficiency=0.68, take_margin=edge + 0.01).should_take
+    gain = plain_cube.double_take - plain_cube.no_double
+    assert not money_cube(plain(0.76), efficiency=0.68, double_margin=gain + 0.01).should_double
+
+
+def test_margins_apply_in_contact_only() -> None:
+    """In a pure race (valued by the bear-off table or the race net, nearly exact) the
+    player decides by the model alone."""
+    hard = ai.get_player("hard", "short", seed=1)
+    strict = CubeSettings(depth=1, take_margin=5.0, double_margin=5.0)
+    loose = CubeSettings(depth=1, take_margin=0.0, double_margin=0.0)
+    hard.cube = strict
+    a = hard.money_cube(*AHEAD, redouble=False)
+    hard.cube = loose
+    b = hard.money_cube(*AHEAD, redouble=False)
+    assert a is not None and b is not None
+    assert (a.should_take, a.should_double) == (b.should_take, b.should_double)

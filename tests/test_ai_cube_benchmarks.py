@@ -43,7 +43,8 @@ def test_arena_names_set_the_cube() -> None:
     agent = make_agent("hard^x=0.6,d=0,rf=1", "short", seed=1)
     assert isinstance(agent, Player)
     assert agent.cube == CubeSettings(contact=0.6, depth=0, race_formula=True)
-    assert make_agent("hard^m=0", "short", seed=1).cube == CubeSettings(depth=1, take_margin=0.0)
+    no_margins = make_agent("hard^m=0,dm=0", "short", seed=1).cube
+    assert no_margins == CubeSettings(depth=1, take_margin=0.0, double_margin=0.0)
     old = make_agent("medium^old=1", "short", seed=1)
     assert isinstance(old, Player) and old.cube is not None and old.cube.thresholds
     assert make_agent("hard", "short", seed=1).cube is None
