@@ -285,7 +285,9 @@ class Shows:
         mover = snap.user_ids.get(seat) if seat is not None else None
         uploaders = sorted(people, key=lambda uid: uid != mover)
         try:
-            await self.inline.edit(inline_id, board, uploaders, picture=picture)
+            await self.inline.edit(
+                inline_id, board, uploaders, picture=picture, version=snap.version
+            )
         except InlineLost:
             await self.inline_gone(snap)
 
@@ -447,7 +449,7 @@ class Shows:
         if going_on:
             board = await self.picker_board(snap, picker.receiver, pick)
             try:
-                await self.boards.edit_picker(snap.game_id, picker, board)
+                await self.boards.edit_picker(snap.game_id, picker, board, version=snap.version)
             except PickerFailed as failed:  # expired or deleted under the mover's finger
                 log.info(
                     "picker of game %s not edited (%s); sending a new one", snap.game_id, failed
@@ -500,7 +502,8 @@ class Shows:
                 await self._show_boards(snap)  # the turn goes on there: it shows the steps
             return
         try:
-            await self.boards.edit_picker(game_id, picker, await self.picker_board(snap, mover))
+            board = await self.picker_board(snap, mover)
+            await self.boards.edit_picker(game_id, picker, board, version=snap.version)
         except PickerFailed:
             return
         old = await self.registry.keep(game_id, PICKER, Shown(picker, turn), tapped=True)
@@ -527,7 +530,9 @@ class Shows:
                 continue
             board = await self.picker_board(snap, shown.picker.receiver)
             try:
-                await self.boards.edit_picker(snap.game_id, shown.picker, board)
+                await self.boards.edit_picker(
+                    snap.game_id, shown.picker, board, version=snap.version
+                )
             except PickerFailed:
                 await self.registry.forget(snap.game_id, PICKER, shown)
 
