@@ -185,9 +185,14 @@ class Boards:
     async def _picture(self, game_id: int, board: Board) -> BufferedInputFile:
         image = None
         drawing = self._prepared.pop((board.position, board.options), None)
-        if drawing is not None:
-            with contextlib.suppress(Exception):
-                image = await drawing
+        if drawing is not None and not drawing.cancelled():
+            try:
+                image = await asyncio.shield(drawing)
+            except asyncio.CancelledError:
+                if not drawing.cancelled():
+                    raise  # this tap's own task is cancelled, not the drawing
+            except Exception:  # drawn again below, where a lasting error is raised
+                image = None
         if image is None:
             image = await self.painter.draw(board.position, board.options)
         return BufferedInputFile(image, filename=f"board-{game_id}.jpg")
