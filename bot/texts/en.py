@@ -341,6 +341,8 @@ TEXTS: dict[str, str] = {
     "rules_unknown": "🤷 I don't know that one. Try other words — say, “when does a die burn” or "
     "“what is mars” — or pick a topic:",
     "rules_close": "🔎 If you meant something else — maybe “{topic}”? The button is below.",
+    "rules_maybe": "🤔 I'm not sure — did you mean “{topics}”? Tap it below or pick a topic:",
+    "rules_maybe_or": "” or “",
     "rules_pos_illegal": "❌ <b>{move}</b> is not allowed: {reason}",
     "rules_pos_no_checker": "❌ <b>{move}</b> is not allowed: you have no checker on {point} (C-1)",
     "rules_pos_legal": "✅ <b>{move}</b> can be played with {dice} — as part of a play.",

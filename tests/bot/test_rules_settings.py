@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from bot.callbacks import Act, RulesCB
-from bot.handlers.rules import diagram_picture, topic_caption, visible_length
+from bot.handlers.rules import diagram_picture, topic_caption, topic_label, visible_length
 from bot.house_rules import (
     F_CLOCK,
     FIELDS,
@@ -32,7 +32,7 @@ from bot.house_rules import (
 from bot.texts import t
 from engine import Options, Phase, format_steps
 from gameplay.clocks import DEFAULT_GROUP
-from teacher import all_topics, get_topic
+from teacher import all_topics, get_topic, match, suggest
 from tests.bot.harness import (
     TOKEN,
     active_match,
@@ -261,6 +261,20 @@ async def test_rules_menu_questions_and_topics_in_russian(tmp_path: Path) -> Non
             assert "Бой и блоты" in labels(section)
             assert labels(shown(tg, private, unknown)) == []
 
+            # a name no topic explains but one is close to: "did you mean", not "don't know"
+            maybe = suggest("что такое тапа", lang_hint="ru")
+            assert maybe and match("что такое тапа", lang_hint="ru") == []
+            await type_and_wait(tg, private, alice, "что такое тапа")
+            guess = tg.last_bot_message(private)
+            assert "Может быть" in (guess.text or "") and "не знаю" not in (guess.text or "")
+            assert maybe[0].topic.title.ru in (guess.text or "")
+            assert labels(guess)[: len(maybe)] == [
+                "🔎 " + topic_label("ru", r.topic) for r in maybe
+            ]
+            assert labels(guess)[len(maybe) :] == ["🎲 Длинные", "🎯 Короткие", "📚 Общее"]
+            await tap_label(tg, private, alice, guess, "🔎 " + topic_label("ru", maybe[0].topic))
+            assert_topic(tg.last_bot_message(private), maybe[0].topic.id, "ru", photo=True)
+
             await type_and_wait(tg, private, alice, "/rules")
             assert "написать вопрос" in (tg.last_bot_message(private).caption or "")
         TRANSCRIPTS.mkdir(exist_ok=True)
@@ -303,6 +317,13 @@ async def test_rules_in_english(tmp_path: Path) -> None:
             unknown = tg.last_bot_message(chat)
             assert "I don't know" in (unknown.text or "")
             assert labels(unknown) == ["🎲 Long", "🎯 Short", "📚 General"]
+            maybe = suggest("what is a beaver", lang_hint="en")
+            assert maybe and match("what is a beaver", lang_hint="en") == []
+            await type_and_wait(tg, chat, bob, "what is a beaver")
+            guess = tg.last_bot_message(chat)
+            assert "did you mean" in (guess.text or "")
+            assert maybe[0].topic.title.en in (guess.text or "")
+            assert labels(guess)[0] == "🔎 " + topic_label("en", maybe[0].topic)
             await type_and_wait(tg, chat, bob, "how do I start a game with this bot?")
             usage = tg.last_bot_message(chat)
             assert "/new" in (usage.text or "") and "/help" in (usage.text or "")
