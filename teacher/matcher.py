@@ -246,6 +246,11 @@ class Matcher:
         # or the one training is building) before anything else reads them.
         words = vocabulary if vocabulary is not None else getattr(self._model, "words", ())
         self._speller = Speller(words, self._ru.known) if words else None
+        self._last: tuple[tuple[str, Lang | None, Variant | None], Scored, dict[str, float]] = (
+            ("", None, None),
+            Scored((), {}, confident=False),
+            {},
+        )
         # The English a question typed in the Cyrillic layout is checked against.
         self._english = frozenset(
             w for w in (*STOPWORDS_EN, *words, *self._keyword_words("en")) if script_of(w) == "lat"
@@ -647,7 +652,11 @@ class Matcher:
         scored = self.score(question, lang_hint=lang_hint, variant=variant)
         if self._model is not None:
             feats = self._model.with_novelty(scored.features)
-            return self._combine(scored, self._model.probabilities(feats), limit)
+            p = self._model.probabilities(feats)
+            # ``suggest`` right after an unanswered question reuses this reading (one tuple,
+            # replaced whole, so a concurrent caller sees either the old one or the new).
+            self._last = ((question, lang_hint, variant), scored, p)
+            return self._combine(scored, p, limit)
         ranked, matched = scored.ranked, scored.matched
         if not scored.confident:
             return []
@@ -728,8 +737,10 @@ class Matcher:
         bot itself, off-topic to the model), or nothing is close (round 10)."""
         if self._model is None or bot_command(question):
             return []
-        scored = self.score(question, lang_hint=lang_hint, variant=variant)
-        p = self._model.probabilities(self._model.with_novelty(scored.features))
+        key, scored, p = self._last
+        if key != (question, lang_hint, variant):
+            scored = self.score(question, lang_hint=lang_hint, variant=variant)
+            p = self._model.probabilities(self._model.with_novelty(scored.features))
         ranked, sure = self._rank(scored, p)
         if sure or not ranked or ranked[0][1] < SUGGEST_MIN:
             return []
