@@ -244,10 +244,14 @@ async def test_rules_menu_questions_and_topics_in_russian(tmp_path: Path) -> Non
             # ... but in a private chat it is a question
             await type_and_wait(tg, private, alice, "можно ли снять две шашки с головы")
             answer = tg.last_bot_message(private)
-            assert_topic(answer, "head_rule", "ru", photo=True)
-            # the first-move exception is nearly as likely: named in the lead and a button
-            assert get_topic("first_move_exception").title.ru in (answer.caption or "")
-            assert "🔎 Первый ход: 2 с головы" in labels(answer)  # the runner-up
+            # the head rule and the first-move exception are nearly as likely (which comes
+            # first moved with v10 in training): the answer is one, the other is named in the
+            # lead and is a 🔎 button
+            first, second = (r.topic for r in match("можно ли снять две шашки с головы")[:2])
+            assert {first.id, second.id} == {"head_rule", "first_move_exception"}
+            assert_topic(answer, first.id, "ru", photo=True)
+            assert second.title.ru in (answer.caption or "")
+            assert "🔎 " + topic_label("ru", second) in labels(answer)  # the runner-up
 
             await type_and_wait(tg, private, alice, "абырвалг кукарямба")
             unknown = tg.last_bot_message(private)
