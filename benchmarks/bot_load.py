@@ -658,7 +658,9 @@ async def main() -> None:
     if picker and stats.turns:
         print(
             f"per turn: CPU bot {cpu['bot'] / stats.turns * 1000:.1f} ms + drawing "
-            f"{cpu['workers'] / stats.turns * 1000:.1f} ms; public calls (group sees) median "
+            f"{cpu['workers'] / stats.turns * 1000:.1f} ms (and this process, the fake server "
+            f"and players, {cpu['here'] / stats.turns * 1000:.1f} ms); public calls (group sees) "
+            f"median "
             f"{statistics.median(stats.public_per_turn):.0f}, p90 "
             f"{percentile(stats.public_per_turn, 0.9):.0f}, mean "
             f"{statistics.mean(stats.public_per_turn):.2f}; all Bot API calls median "
