@@ -192,9 +192,14 @@ class Boards:
     async def _picture(self, game_id: int, board: Board) -> BufferedInputFile:
         image = None
         drawing = self._prepared.pop((board.position, board.options), None)
-        if drawing is not None:
-            with contextlib.suppress(Exception):
-                image = await drawing
+        if drawing is not None and not drawing.cancelled():
+            try:
+                image = await asyncio.shield(drawing)
+            except asyncio.CancelledError:
+                if not drawing.cancelled():
+                    raise  # this tap's own task is cancelled, not the drawing
+            except Exception:  # drawn again below, where a lasting error is raised
+                image = None
         if image is None:
             image = await self.painter.draw(board.position, board.options)
         return BufferedInputFile(image, filename=f"board-{game_id}.jpg")
@@ -237,22 +242,24 @@ class Boards:
         board: Board,
         *,
         picture: bool = True,
-        version: int | None = None,
+        version: int,
     ) -> None:
-        """Show ``board`` in the existing message: the picture too, or (``picture`` False, as
-        when a checker is picked) only the caption and buttons — nothing is drawn then.
+        """Show ``board``, the game at ``version``, in the existing message: the picture too,
+        or (``picture`` False, as when a checker is picked) only the caption and buttons —
+        nothing is drawn then.
 
-        Skipped if a newer state of the message was asked for meanwhile, or if ``board``
-        shows the game at ``version`` and it has been shown at a newer one since (a slow
-        worker's edit from an older state, asked for after the newer one, must not cover
-        it); a message the user deleted is sent again."""
+        Skipped if a newer state of the message was asked for meanwhile: one of a newer
+        version whenever it was asked (a slow worker's edit from an older state must not
+        cover it), or a later one of the same version. A message the user deleted is sent
+        again."""
         ticket: int | None = None
         call: Callable[[], Awaitable[object]]
         if picture:
             # The ticket is taken while the picture is drawn (a newer state asked meanwhile
             # gets a larger one); an edit of the caption takes it with the budget.
             ticket, photo = await asyncio.gather(
-                self.outbox.ticket(target.chat_id, message_id), self._picture(game_id, board)
+                self.outbox.ticket(target.chat_id, message_id, version),
+                self._picture(game_id, board),
             )
             media = InputMediaPhoto(media=photo, caption=board.caption)
 
@@ -278,13 +285,7 @@ class Boards:
                 )
 
         try:
-            await self.outbox.edit(
-                target.chat_id,
-                message_id,
-                call,
-                ticket=ticket,
-                skip=None if version is None else lambda: self.outbox.moved_on(game_id, version),
-            )
+            await self.outbox.edit(target.chat_id, message_id, call, ticket=ticket, version=version)
         except TelegramForbiddenError:
             raise ChatGone(target) from None
         except TelegramBadRequest as exc:
@@ -404,11 +405,12 @@ class Boards:
         return Picker(target.chat_id, receiver, msg.ephemeral_message_id)
 
     async def edit_picker(
-        self, game_id: int, picker: Picker, board: Board, *, picture: bool = True
+        self, game_id: int, picker: Picker, board: Board, *, version: int, picture: bool = True
     ) -> None:
-        """Show ``board`` in the open picker (skipped if a newer state was asked for
-        meanwhile); PickerFailed when it is gone (expired, deleted) or refused. The picture
-        is drawn and sent only if it differs from the one the picker shows."""
+        """Show ``board``, the game at ``version``, in the open picker (skipped if a newer
+        state was asked for meanwhile, as in :meth:`edit`); PickerFailed when it is gone
+        (expired, deleted) or refused. The picture is drawn and sent only if it differs from
+        the one the picker shows."""
         key = ("ephemeral", picker.receiver, picker.ephemeral_id)
         shows = (picker.receiver, picker.ephemeral_id)
         picture = picture and self._picker_pictures.get(shows) != (board.position, board.options)
@@ -423,7 +425,7 @@ class Boards:
         call: Callable[[], Awaitable[object]]
         if picture:
             ticket, photo = await asyncio.gather(
-                self.outbox.ticket(picker.chat_id, key), self._picture(game_id, board)
+                self.outbox.ticket(picker.chat_id, key, version), self._picture(game_id, board)
             )
             media = InputMediaPhoto(media=photo, caption=board.caption)
 
@@ -440,7 +442,7 @@ class Boards:
 
         try:
             done = await self.outbox.edit(
-                picker.chat_id, key, call, ticket=ticket, kind="ephemeral"
+                picker.chat_id, key, call, ticket=ticket, version=version, kind="ephemeral"
             )
         except TelegramAPIError as exc:
             raise PickerFailed(str(exc)) from None

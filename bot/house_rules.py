@@ -50,7 +50,9 @@ F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS = "variant", "length", "cube", "
 F_CLOCK = "clock"
 # Whose side a group's shared board is drawn from (issue #18 item 10; a display setting).
 F_BOARD = "board"
-FIELDS = frozenset({F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS, F_CLOCK}) | TOGGLE_FIELDS
+FIELDS = (
+    frozenset({F_VARIANT, F_LENGTH, F_CUBE, F_SCORING, F_HINTS, F_CLOCK, F_BOARD}) | TOGGLE_FIELDS
+)
 
 
 class SettingError(ValueError):

@@ -114,16 +114,24 @@ class InlineBoards:
         return None
 
     async def edit(
-        self, inline_message_id: str, board: Board, uploaders: Sequence[int], *, picture: bool
+        self,
+        inline_message_id: str,
+        board: Board,
+        uploaders: Sequence[int],
+        *,
+        picture: bool,
+        version: int = 0,
     ) -> None:
-        """Show ``board`` in the inline message: the picture too (by file id) unless
-        ``picture`` is False or no chat could take its upload. Raises :class:`InlineLost`."""
+        """Show ``board`` (the game at ``version``) in the inline message: the picture too
+        (by file id) unless ``picture`` is False or no chat could take its upload. Raises
+        :class:`InlineLost`."""
         key = budget_key(inline_message_id)
         ticket: int | None = None
         file_id: str | None = None
         if picture:
             ticket, file_id = await asyncio.gather(
-                self.outbox.ticket(key, 0), self.file_id(board.position, board.options, uploaders)
+                self.outbox.ticket(key, 0, version),
+                self.file_id(board.position, board.options, uploaders),
             )
 
         async def call() -> object:
@@ -153,7 +161,7 @@ class InlineBoards:
                 )
 
         try:
-            await self.outbox.edit(key, 0, call, ticket=ticket)
+            await self.outbox.edit(key, 0, call, ticket=ticket, version=version)
         except TelegramAPIError as exc:
             log.warning("inline message %s: edit failed: %s", inline_message_id, exc)
             raise InlineLost(inline_message_id) from None

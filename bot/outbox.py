@@ -34,7 +34,7 @@ from typing import Protocol, TypeVar
 from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError, TelegramRetryAfter
 
 from bot.private import private_to
-from bot.shared import RedisShared, SharedUnavailable, Spec
+from bot.shared import STRIDE, RedisShared, SharedUnavailable, Spec
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -137,10 +137,12 @@ class Window:
 
 @dataclass(slots=True)
 class _Newest:
-    """An edit showing the newest wanted state of ``message_id``, and its ticket once taken."""
+    """An edit showing the newest wanted state of ``message_id`` (a state of game
+    ``version``; 0 when it shows no game version), and its ticket once taken."""
 
     message_id: Hashable
     ticket: int | None
+    version: int = 0
 
 
 def _family(kind: str) -> str:
@@ -175,7 +177,6 @@ class Outbox:
         self._ephemeral = ephemeral
         self._latest: OrderedDict[tuple[int, Hashable], int] = OrderedDict()
         self._versions: OrderedDict[Hashable, int] = OrderedDict()
-        self._counter = 0
         self._swept_at = _now()
         self.max_retries = max_retries
         self.retries = 0
@@ -220,7 +221,13 @@ class Outbox:
                             )
                         else:
                             newest.ticket, wait = await self.shared.take_newest(
-                                chat_id, name, spec, _family(kind), newest.message_id, newest.ticket
+                                chat_id,
+                                name,
+                                spec,
+                                _family(kind),
+                                newest.message_id,
+                                newest.ticket,
+                                newest.version,
                             )
                     except SharedUnavailable as exc:
                         self._shared_failed(exc)
@@ -232,7 +239,7 @@ class Outbox:
                         return True
                     await _sleep(wait)
         if newest is not None and newest.ticket is None:
-            newest.ticket = self._local_ticket(chat_id, newest.message_id)
+            newest.ticket = self._local_ticket(chat_id, newest.message_id, newest.version)
         await budget.take()
         return newest is None or not self._overtaken_here(chat_id, newest.message_id, newest.ticket)
 
@@ -265,25 +272,33 @@ class Outbox:
             if idle and not budget.lock.locked():
                 del self._budgets[key]
 
-    async def ticket(self, chat_id: int, message_id: Hashable) -> int:
-        """A number for a new wanted state of a message (a board's id, or a picker's key);
-        later requests (by any worker, when shared) get larger ones."""
+    async def ticket(self, chat_id: int, message_id: Hashable, version: int = 0) -> int:
+        """A number for a new wanted state of a message (a board's id, or a picker's key)
+        showing game ``version``: later requests (by any worker, when shared) of the same or
+        a newer version get larger ones; one for an older version than a state already
+        wanted is overtaken from the start (a slow worker's old state never covers a newer
+        one, whichever asked first)."""
         if self.shared is not None:
             try:
-                return await self.shared.ticket(chat_id, message_id)
+                return await self.shared.ticket(chat_id, message_id, version)
             except SharedUnavailable as exc:
                 self._shared_failed(exc)
-        return self._local_ticket(chat_id, message_id)
+        return self._local_ticket(chat_id, message_id, version)
 
-    def _local_ticket(self, chat_id: int, message_id: Hashable) -> int:
-        self._counter += 1
+    def _local_ticket(self, chat_id: int, message_id: Hashable, version: int = 0) -> int:
+        """:meth:`ticket` in this process: the same numbers as the shared record's."""
         key = (chat_id, message_id)
-        self._latest[key] = self._counter
+        base = version * STRIDE
+        known = self._latest.get(key, -1)
+        if known >= base + STRIDE:
+            return base
+        ticket = max(known + 1, base + 1)
+        self._latest[key] = ticket
         self._latest.move_to_end(key)
         # Only messages with an edit in flight need their number; the oldest are long done.
         while len(self._latest) > MAX_TICKETS:
             self._latest.popitem(last=False)
-        return self._counter
+        return ticket
 
     async def overtaken(self, chat_id: int, message_id: Hashable, ticket: int) -> bool:
         """Whether a newer state of the message was requested after ``ticket``."""
@@ -304,6 +319,7 @@ class Outbox:
         call: Callable[[], Awaitable[T]],
         *,
         ticket: int | None = None,
+        version: int = 0,
         kind: str = "edit",
         skip: Callable[[], bool | Awaitable[bool]] | None = None,
     ) -> T | None:
@@ -313,14 +329,14 @@ class Outbox:
         :meth:`run`: a board made from a game version older than one shown since).
 
         ``ticket``: from :meth:`ticket`, taken when the state was wanted, before something
-        slow (drawing its picture) came in between; None: the state is wanted now, and with
-        Redis the ticket is taken in the budget's round trip — unless this process's calls
-        of the budget queue, as the ticket must not wait behind them (a newer state asked
-        meanwhile by another worker would get the smaller one)."""
+        slow (drawing its picture) came in between; None: the state (of game ``version``)
+        is wanted now, and with Redis the ticket is taken in the budget's round trip —
+        unless this process's calls of the budget queue, as the ticket must not wait behind
+        them (a newer state asked meanwhile by another worker would get the smaller one)."""
         if ticket is None and (self.shared is None or self.budget(chat_id, kind).lock.locked()):
-            ticket = await self.ticket(chat_id, message_id)
+            ticket = await self.ticket(chat_id, message_id, version)
         return await self.run(
-            chat_id, call, kind=kind, newest=_Newest(message_id, ticket), skip=skip
+            chat_id, call, kind=kind, newest=_Newest(message_id, ticket, version), skip=skip
         )
 
     async def shown(self, subject: Hashable, version: int) -> None:

@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 #: How long the newest-state records of messages and games are kept (a day: far longer than
 #: any edit or notice waits for its budget).
 RECORD_SECONDS = 24 * 3600
+#: A ticket is ``version * STRIDE + n`` (see :data:`_WANT`): room for a million wanted states
+#: of one message at one version, and exact in Redis's Lua numbers (doubles) for versions
+#: below 2**33.
+STRIDE = 1 << 20
 
 
 class SharedUnavailable(Exception):
@@ -93,17 +97,36 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return wait
 """
 
+# A message's record is the newest wanted state's ticket, ``version * STRIDE + n``: the game
+# version the state shows, and the how-manieth state wanted at that version. A state of an
+# older version is never newer than one of a newer version, whenever it was asked for (a slow
+# worker showing version 7 after another asked for 8 must not win); within one version, the
+# later asked wins. want(key, version, ttl) records a newly wanted state and returns its
+# ticket — one already overtaken (smaller than the record) if a newer version is wanted.
+_WANT = f"""
+local function want(key, version, ttl)
+  local base = tonumber(version) * {STRIDE}
+  local known = tonumber(redis.call('GET', key) or '-1')
+  if known >= base + {STRIDE} then
+    return base
+  end
+  local ticket = math.max(known + 1, base + 1)
+  redis.call('SET', key, string.format('%d', ticket), 'EX', ttl)
+  return ticket
+end
+"""
+
 # An edit of a message that shows its newest wanted state (a board): the message's ticket and
-# the budget in one round trip. KEYS[3] is the message's record; the last two ARGV are this
-# edit's ticket (0: none yet, take one now) and how long the record is kept. Returns {ticket,
-# wait}: wait -1 when a newer state was asked for after this ticket (nothing is counted then),
-# else the budget's answer. Appended to a budget script whose body is wrapped as take().
+# the budget in one round trip. KEYS[3] is the message's record; the last three ARGV are this
+# edit's ticket (0: none yet, want one now), the version it shows and how long the record is
+# kept. Returns {ticket, wait}: wait -1 when a newer state was asked for (nothing is counted
+# then), else the budget's answer. Appended to a budget script whose body is wrapped as take().
 _NEWEST = """
-local ticket = tonumber(ARGV[#ARGV - 1])
+local ticket = tonumber(ARGV[#ARGV - 2])
 if ticket == 0 then
-  ticket = redis.call('INCR', KEYS[3])
-  redis.call('EXPIRE', KEYS[3], ARGV[#ARGV])
-elseif tonumber(redis.call('GET', KEYS[3]) or '-1') > ticket then
+  ticket = want(KEYS[3], ARGV[#ARGV - 1], ARGV[#ARGV])
+end
+if tonumber(redis.call('GET', KEYS[3]) or '-1') > ticket then
   return {ticket, -1}
 end
 return {ticket, take()}
@@ -112,7 +135,7 @@ return {ticket, take()}
 
 def _newest(budget: str) -> str:
     """The budget script ``budget`` as the edit's script (:data:`_NEWEST`)."""
-    return f"local function take()\n{budget}\nend\n{_NEWEST}"
+    return f"{_WANT}local function take()\n{budget}\nend\n{_NEWEST}"
 
 
 _PAUSE = """
@@ -122,11 +145,7 @@ end
 return 0
 """
 
-_TICKET = """
-local n = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return n
-"""
+_TICKET = _WANT + "return want(KEYS[1], ARGV[1], ARGV[2])"
 
 _AT_LEAST = """
 local known = tonumber(redis.call('GET', KEYS[1]) or '-1')
@@ -226,14 +245,16 @@ class RedisShared:
         family: str,
         message_id: Hashable,
         ticket: int | None,
+        version: int = 0,
     ) -> tuple[int, float | None]:
         """:meth:`take` for an edit showing the newest wanted state of a message, in the same
-        round trip as :meth:`ticket` (``ticket`` None: take one now) or as the "overtaken?"
-        check (``ticket`` given). ``(ticket, seconds to wait)``; the wait is None when a newer
-        state was asked for after ``ticket`` (the edit is skipped; nothing is counted)."""
+        round trip as :meth:`ticket` (``ticket`` None: take one now, for a state of
+        ``version``) or as the "overtaken?" check (``ticket`` given). ``(ticket, seconds to
+        wait)``; the wait is None when a newer state was asked for after ``ticket`` (the edit
+        is skipped; nothing is counted)."""
         script, keys, args = self._budget_call(chat_id, budget, spec, family)
         keys.append(self._edit_key(chat_id, message_id))
-        args += [ticket or 0, RECORD_SECONDS]
+        args += [ticket or 0, version, RECORD_SECONDS]
         ticket_, wait = await self._call(
             lambda: self._scripts[f"newest {script}"](keys=keys, args=args)
         )
@@ -252,10 +273,12 @@ class RedisShared:
         name = ":".join(map(str, message_id)) if isinstance(message_id, tuple) else message_id
         return f"{self.prefix}edit:{chat_id}:{name}"
 
-    async def ticket(self, chat_id: int, message_id: Hashable) -> int:
-        """A number for a newly wanted state of a message, larger than every earlier one."""
+    async def ticket(self, chat_id: int, message_id: Hashable, version: int = 0) -> int:
+        """A number for a newly wanted state of a message showing game ``version``: larger
+        than every earlier one of this or an older version; smaller than the record (so
+        overtaken already) if a newer version is wanted."""
         key = self._edit_key(chat_id, message_id)
-        return await self._run("ticket", [key], [RECORD_SECONDS])
+        return await self._run("ticket", [key], [version, RECORD_SECONDS])
 
     async def latest_ticket(self, chat_id: int, message_id: Hashable) -> int:
         key = self._edit_key(chat_id, message_id)

@@ -313,7 +313,9 @@ class Shows:
         mover = snap.user_ids.get(seat) if seat is not None else None
         uploaders = sorted(people, key=lambda uid: uid != mover)
         try:
-            await self.inline.edit(inline_id, board, uploaders, picture=picture)
+            await self.inline.edit(
+                inline_id, board, uploaders, picture=picture, version=snap.version
+            )
         except InlineLost:
             await self.inline_gone(snap)
 
@@ -404,17 +406,17 @@ class Shows:
 
     async def open_picker(
         self, snap: Snapshot, target: Target, user_id: int, query_id: str | None
-    ) -> str | None:
+    ) -> None:
         """The mover tapped the shared board (or rolled on it): show their picker in its
         place, again if they tap once more (it may not have arrived); after that, or when
-        Telegram refuses it, the turn's buttons go on the shared board. Returns the catalog
-        key to answer the tap with (None: nothing to say)."""
+        Telegram refuses it, the turn's buttons go on the shared board — which is what the
+        mover then sees, as the tap was answered before (:meth:`picker_note`)."""
         turn = turn_of(snap)
         # Counted in storage: two sends a turn in all, whichever workers the taps reached.
         sends = await self.registry.count_send(snap.game_id, turn)
         if sends > PICKER_SENDS:
             await self.fall_back(snap, target)
-            return "picker_fallback"
+            return
         board = await self.picker_board(snap, user_id)
         try:
             picker = await self.boards.send_picker(
@@ -422,13 +424,12 @@ class Shows:
             )
         except PickerFailed:
             await self.fall_back(snap, target)
-            return "picker_fallback"
+            return
         # Another picker of theirs (an older one, or one another worker sent meanwhile):
         # the newer stays, the other closes — this one, if it lost.
         old = await self.registry.keep(snap.game_id, PICKER, Shown(picker, turn))
         if old is not None:
             await self.boards.close_picker(old.picker)
-        return None if sends == 1 else "picker_again"
 
     async def fall_back(self, snap: Snapshot, target: Target) -> None:
         """Play this turn with the buttons on the shared board (as before pickers)."""
@@ -475,7 +476,7 @@ class Shows:
         if going_on:
             board = await self.picker_board(snap, picker.receiver, pick)
             try:
-                await self.boards.edit_picker(snap.game_id, picker, board)
+                await self.boards.edit_picker(snap.game_id, picker, board, version=snap.version)
             except PickerFailed as failed:  # expired or deleted under the mover's finger
                 log.info(
                     "picker of game %s not edited (%s); sending a new one", snap.game_id, failed
@@ -508,7 +509,8 @@ class Shows:
         """A tap in ``picker`` was outdated: the picker shows an older state than the stored
         game (a step saved by a worker that died before editing it, or played from another
         picker of the same turn). It is brought up to date, and stays the mover's picker; one
-        of a turn that is over, or that fell back to the board's buttons, closes."""
+        of a turn that is over, or that fell back to the board's buttons, closes, and the
+        boards are shown as stored."""
         try:
             snap = await self.games.load(game_id, fresh=True)
         except Refused:
@@ -524,11 +526,14 @@ class Shows:
         ):
             await self.registry.forget(game_id, PICKER, Shown(picker, turn))
             await self.boards.close_picker(picker)
-            if snap.active and await self.registry.on_board(game_id, turn):
-                await self._show_boards(snap)  # the turn goes on there: it shows the steps
+            # What the mover sees now is the shared board: it shows the stored game (the turn
+            # going on on its buttons, or the turn after this picker's — whose worker may
+            # have died between saving it and editing the board).
+            await self._show_boards(snap)
             return
         try:
-            await self.boards.edit_picker(game_id, picker, await self.picker_board(snap, mover))
+            board = await self.picker_board(snap, mover)
+            await self.boards.edit_picker(game_id, picker, board, version=snap.version)
         except PickerFailed:
             return
         old = await self.registry.keep(game_id, PICKER, Shown(picker, turn), tapped=True)
@@ -555,7 +560,9 @@ class Shows:
                 continue
             board = await self.picker_board(snap, shown.picker.receiver)
             try:
-                await self.boards.edit_picker(snap.game_id, shown.picker, board)
+                await self.boards.edit_picker(
+                    snap.game_id, shown.picker, board, version=snap.version
+                )
             except PickerFailed:
                 await self.registry.forget(snap.game_id, PICKER, shown)
 

@@ -7,6 +7,7 @@ a known player) writes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,7 +88,8 @@ class Players:
         return way
 
     async def set_picker_way(self, user_id: int, way: PickerWay) -> None:
-        """Remember the way the person chose (written only when it changes)."""
+        """Remember the way the person chose: written when it changes — and every time when
+        other processes may change it too (the remembered one could be outdated)."""
         if self._ways.max_age is None and await self.picker_way(user_id) is way:
             return
         await self.store.set_picker_way(user_id, str(way))
@@ -128,6 +130,28 @@ class ChatDefaults:
             data[BOARD_SIDE_KEY] = self.board_side
         return data
 
+    @classmethod
+    def from_stored(
+        cls, variant: str, match_length: int, options: Mapping[str, Any]
+    ) -> ChatDefaults:
+        """The defaults a chat's stored row says (:meth:`stored_options` read back); what no
+        longer parses (an option or a variant this version dropped) reads as §0.5's."""
+        raw, move_clock = clocks.split_options(options)
+        hints = bool(raw.pop("hints", False))
+        side = raw.pop(BOARD_SIDE_KEY, "white")
+        try:
+            engine_options = Options.from_dict(raw)
+        except ValueError:
+            engine_options = Options()
+        return cls(
+            variant if variant in VARIANTS else "long",
+            max(1, match_length),
+            engine_options,
+            hints,
+            move_clock,
+            side if side in BOARD_SIDES else "white",
+        )
+
 
 class Chats:
     """Chats by id: registered once per process, their stored rows (defaults for new games,
@@ -165,22 +189,7 @@ class Chats:
         chat = await self._row(chat_id)
         if chat is None:
             return ChatDefaults()
-        raw, move_clock = clocks.split_options(chat.options)
-        hints = bool(raw.pop("hints", False))
-        side = raw.pop(BOARD_SIDE_KEY, "white")
-        try:
-            options = Options.from_dict(raw)
-        except ValueError:
-            options = Options()
-        variant = str(chat.default_variant)
-        return ChatDefaults(
-            variant if variant in VARIANTS else "long",
-            max(1, chat.match_length),
-            options,
-            hints,
-            move_clock,
-            side if side in BOARD_SIDES else "white",
-        )
+        return ChatDefaults.from_stored(str(chat.default_variant), chat.match_length, chat.options)
 
     async def save_defaults(
         self, chat_id: int, chat_type: str, defaults: ChatDefaults

@@ -493,10 +493,11 @@ class Reviews:
 
     async def match_review(self, game_id: int) -> MatchReview | None:
         """The review of the match ``game_id`` belongs to: each of its games reviewed (each
-        once, as :meth:`request` does, one after another), with each player's totals. It
-        raises :class:`Refused` while the match is still being played, and returns None when
-        another bot process is computing one of the games for its own request (that process
-        answers that request; asked again, this one finds every game stored)."""
+        once, as :meth:`request` does, one after another; a game another bot process is
+        reviewing is waited for and read from storage), with each player's totals. It
+        raises :class:`Refused` while the match is still being played (:meth:`check_match`
+        says so beforehand), and returns None only if a game's review, reported done by
+        another process, cannot be read back."""
         rows = await self._match_rows(game_id)
         games = []
         for row in rows:
@@ -515,6 +516,12 @@ class Reviews:
         last = _scored(rows[-1])
         score = (last.score[0], last.score[1])
         return MatchReview(str(last.variant_name), last.length, score, tuple(games))
+
+    async def check_match(self, game_id: int) -> None:
+        """Raise :class:`Refused` unless the match ``game_id`` belongs to can be reviewed
+        (every game finished, the match won): asked before a request is answered with
+        "reviewing…"."""
+        await self._match_rows(game_id)
 
     async def match_stored(self, game_id: int) -> bool:
         """Whether every game of the match ``game_id`` belongs to has its review stored (the

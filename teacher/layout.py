@@ -46,6 +46,19 @@ def _to_cyrillic(chunk: str, known_ru: Callable[[str], bool]) -> str:
     return whole
 
 
+def _english_as_typed(
+    chunk: str, known_ru: Callable[[str], bool], known_en: Callable[[str], bool]
+) -> bool:
+    """Whether a Latin chunk is an English word as typed. A comma or full stop at its end is
+    punctuation only if, read as б or ю, it makes no Russian word: «re,» is «куб», not "re"
+    and a comma (round 9)."""
+    stripped = chunk.strip(_TRAILING).lower()
+    if not stripped or not known_en(stripped):
+        return False
+    whole = chunk.lower().translate(_TO_CYRILLIC)
+    return not (stripped != chunk.lower() and len(whole) >= 3 and known_ru(whole))
+
+
 def _to_latin(chunk: str) -> str:
     return chunk.lower().translate(_TO_LATIN)
 
@@ -75,8 +88,7 @@ def fix_layout(
     chunks = _latin_words(question)
     if not chunks:
         return question
-    letters = [c.strip(_TRAILING).lower() for c in chunks]
-    typed = sum(known_en(w) for w in letters if w)
+    typed = sum(_english_as_typed(c, known_ru, known_en) for c in chunks)
     converted = [_to_cyrillic(c, known_ru) for c in chunks]
     other = sum(known_ru(w.rstrip(_TRAILING)) for w in converted)
     if other >= MIN_SHARE * len(chunks) and typed <= MAX_AS_TYPED * len(chunks):

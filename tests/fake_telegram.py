@@ -3023,6 +3023,13 @@ class FakeTelegram(InlineMode):
         )
         return query_id
 
+    def shown_in_place_of(
+        self, chat: FakeChat | int, user: FakeUser | int, message_id: int
+    ) -> StoredMessage | None:
+        """The ephemeral message ``user`` sees instead of ``message_id`` (a picker or a
+        private view shown in its place), if any: what their tap there would reach."""
+        return self._replaced_for(self._chat(chat).id, self._user(user).id, message_id)
+
     def _replaced_for(self, chat_id: int, user_id: int, message_id: int) -> StoredMessage | None:
         """The live, delivered ephemeral message shown to ``user_id`` in place of
         ``message_id``, if any."""

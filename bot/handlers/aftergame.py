@@ -229,6 +229,12 @@ async def review_command(
             await refusals.reply(message, lang, refused)
         return
     whole = whole_match and snap.match.length > 1  # a single game's match is the game
+    if whole:
+        try:  # refused before "reviewing…" is said: a match still being played
+            await reviews.check_match(snap.game_id)
+        except Refused as refused:
+            await refusals.reply(message, lang, refused)
+            return
     key = "match_review" if whole else "review"
     request = reviews.request_match if whole else reviews.request
     start, task = request(snap.game_id)

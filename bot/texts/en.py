@@ -345,7 +345,7 @@ TEXTS: dict[str, str] = {
     "rules_pos_no_checker": "❌ <b>{move}</b> is not allowed: you have no checker on {point} (C-1)",
     "rules_pos_legal": "✅ <b>{move}</b> can be played with {dice} — as part of a play.",
     "rules_pos_legal_whole": "✅ <b>{move}</b> with {dice} is a whole legal play.",
-    "rules_pos_plays": "Whole plays: {plays}",
+    "rules_pos_plays": "The whole roll can be played as: {plays}",
     "rules_pos_more": " and {n} more",
     "rules_pos_from": "✅ From {point} you can play: {steps}.",
     "rules_pos_from_none": "❌ Nothing can move from {point} with {dice} now:",
@@ -360,7 +360,7 @@ TEXTS: dict[str, str] = {
     "bar/20, 6/off.",
     "why_usage": "Write a move after the command, e.g. <code>/why 13/7</code>, and I'll explain "
     "it on your game's position. General rules: /rules",
-    "why_no_turn": "I explain moves on the position when it is your turn and the dice are rolled. "
+    "why_no_turn": "I explain a move on the board when it is your turn and your dice are rolled. "
     "The general rules are in the menu:",
     "rules_topic_gone": "That topic is gone — open /rules.",
     "rt_board": "Board & home",

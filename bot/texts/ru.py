@@ -344,7 +344,7 @@ TEXTS: dict[str, str] = {
     "rules_pos_no_checker": "❌ <b>{move}</b> нельзя: на {point} нет ваших шашек (C-1)",
     "rules_pos_legal": "✅ <b>{move}</b> с зарами {dice} сыграть можно — это часть хода.",
     "rules_pos_legal_whole": "✅ <b>{move}</b> с зарами {dice} — это целый правильный ход.",
-    "rules_pos_plays": "Целые ходы: {plays}",
+    "rules_pos_plays": "Ход целиком можно сыграть так: {plays}",
     "rules_pos_more": " и ещё {n}",
     "rules_pos_from": "✅ С {point} можно: {steps}.",
     "rules_pos_from_none": "❌ С {point} с зарами {dice} сейчас не сходить:",
@@ -358,8 +358,8 @@ TEXTS: dict[str, str] = {
     "rules_pos_unreadable": "Не понял ход «{move}». Пишите так: 13/7, 24/18 13/11, bar/20, 6/off.",
     "why_usage": "Напишите ход после команды, например <code>/why 13/7</code>, — объясню по "
     "позиции вашей партии. Общие правила: /rules",
-    "why_no_turn": "Ход я объясняю по позиции, когда ваш ход и зары брошены. Общие правила — "
-    "в меню:",
+    "why_no_turn": "Разбираю ход по позиции, когда сейчас ваша очередь и зары уже брошены. "
+    "Общие правила — в меню:",
     "rules_topic_gone": "Этой темы уже нет — откройте /rules.",
     "rt_board": "Доска и дом",
     "rt_setup": "Расстановка",

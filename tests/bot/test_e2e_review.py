@@ -279,6 +279,7 @@ async def test_review_of_a_whole_match_in_a_group(tmp_path: Path) -> None:
             await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
             await tg.wait_idle(quiet=0.1)
             rng = random.Random(2)
+            asked_early = False
             for _ in range(8):
                 await drive_game(
                     tg,
@@ -293,6 +294,15 @@ async def test_review_of_a_whole_match_in_a_group(tmp_path: Path) -> None:
                 snap = await active_match(run.app, group.id, alice.id)
                 if snap is None or snap.match.is_over:  # no next game: the match is over
                     break
+                if not asked_early:  # mid-match: refused at once, no "reviewing…" first
+                    asked_early = True
+                    (first,) = await run.app.store.list_chat_games(
+                        group.id, status=storage.GameStatus.FINISHED, limit=1
+                    )
+                    mark = tg.mark()
+                    await type_and_wait(tg, group, alice, f"/review матч {first.game_id}")
+                    said = _texts_since(tg, group, mark, "sendMessage")
+                    assert said == [t("ru", "match_not_over")], said
             (last,) = await run.app.store.list_chat_games(
                 group.id, status=storage.GameStatus.FINISHED, limit=1
             )

@@ -298,9 +298,16 @@ async def play_game(
             await asyncio.sleep(0.05)  # nothing to tap yet (the board is being changed)
             continue
         act = GameCB.unpack(choice).a
-        if picker is None and act is Act.OPEN and rng.random() < 0.05:
-            # The waiting player looks first: a private view (one a turn), answered apart.
-            other = next(p for p in players.values() if p is not who)
+        other = next(p for p in players.values() if p is not who)
+        if (
+            picker is None
+            and act is Act.OPEN
+            and rng.random() < 0.05
+            and tg.shown_in_place_of(group, other, board.message_id) is None
+        ):
+            # The waiting player looks first: a private view (one a turn), answered apart
+            # (not when they see something else in the board's place: the picker a killed
+            # worker sent and could not store, left to expire).
             tally.views += 1
             tally.taps.append(await tg.tap(group, board.message_id, other, choice))
         before = _seen(tg, group, players)
@@ -354,20 +361,7 @@ async def play_game(
     )
 
 
-@pytest.mark.parametrize(
-    "way",
-    [
-        "board",
-        pytest.param(
-            "picker",
-            marks=pytest.mark.xfail(
-                strict=False,
-                reason="about 1 run in 10 the group board is not edited after a committed turn "
-                "(found at the end of session 6; the board keeps showing the previous mover)",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("way", ["board", "picker"])
 async def test_three_webhook_workers_one_killed_mid_run_lose_and_double_nothing(
     postgres_url: str, redis_server, tmp_path: Path, way: str
 ) -> None:

@@ -56,6 +56,19 @@ async def test_an_edit_overtaken_while_its_picture_was_drawn_is_skipped() -> Non
     assert await box.edit(-3, 10, lambda: _ok(), ticket=drawn) is True  # another message
 
 
+async def test_a_state_of_an_older_version_asked_later_does_not_overtake() -> None:
+    """One process: edit numbers order by the game version first, then by when asked."""
+    box = Outbox()
+    newer = await box.ticket(-4, 1, version=5)
+    older = await box.ticket(-4, 1, version=4)
+    assert await box.overtaken(-4, 1, older)
+    assert not await box.overtaken(-4, 1, newer)
+    assert await box.edit(-4, 1, lambda: _ok(), ticket=older, version=4) is None
+    assert await box.edit(-4, 1, lambda: _ok(), ticket=newer, version=5) is True
+    assert await box.edit(-4, 1, lambda: _ok(), version=4) is None  # asked now, still older
+    assert await box.edit(-4, 1, lambda: _ok(), version=6) is True
+
+
 def test_recent_keeps_the_most_recently_used_entries() -> None:
     from storage.recent import Recent
 

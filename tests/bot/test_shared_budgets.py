@@ -105,6 +105,39 @@ async def test_a_newer_edit_asked_by_another_worker_overtakes(workers: list[Outb
     assert not await first.overtaken(GROUP, 6, mine)  # another message
 
 
+async def test_an_older_version_never_overtakes_a_newer_one_whichever_asked_first(
+    workers: list[Outbox],
+) -> None:
+    """The stale group board of session 6: worker 1 committed version 8 and took its edit's
+    ticket while drawing; worker 2, showing the board as stored a moment earlier (version 7),
+    took a later ticket. Ordered by time alone, the version-8 edit was overtaken and the
+    version-7 one skipped as outdated: nobody edited the board. The version orders first."""
+    first, second = workers
+    board = 40
+    newer = await first.ticket(GROUP, board, version=8)
+    older = await second.ticket(GROUP, board, version=7)  # asked later, shows less
+    assert await second.overtaken(GROUP, board, older)
+    assert not await first.overtaken(GROUP, board, newer)
+    shown: list[str] = []
+
+    async def show(what: str) -> str:
+        shown.append(what)
+        return what
+
+    assert await second.edit(GROUP, board, lambda: show("v7"), ticket=older, version=7) is None
+    assert await first.edit(GROUP, board, lambda: show("v8"), ticket=newer, version=8) == "v8"
+    # Within one version the later wins (a picked checker, then the plain board again) ...
+    picked = await first.ticket(GROUP, board, version=8)
+    plain = await second.ticket(GROUP, board, version=8)
+    assert await first.overtaken(GROUP, board, picked)
+    assert not await second.overtaken(GROUP, board, plain)
+    # ... and a state of the next version wanted in the budget's own round trip wins too.
+    assert await second.edit(GROUP, board, lambda: show("v9"), version=9) == "v9"
+    assert await first.overtaken(GROUP, board, plain)
+    assert await first.edit(GROUP, board, lambda: show("v8 late"), version=8) is None
+    assert shown == ["v8", "v9"]
+
+
 async def test_a_board_edit_is_one_round_trip_and_an_overtaken_one_costs_no_budget(
     redis_url: str, redis_namespace: str
 ) -> None:

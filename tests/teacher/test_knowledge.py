@@ -961,12 +961,16 @@ def test_another_game_named_gets_no_answer(question: str) -> None:
         ("в шахматах иначе, а в нардах кто ходит первым?", "first_player"),  # nardy named too
         ("кубик встал косо", "physical_rules"),  # «кубик» alone is a die
         ("сколько пешек можно снять с головы", "head_rule"),  # «пешка»: a nardy checker
-        ("can I play two checkers from the head", "first_move_exception"),
+        # Two from the head is the head rule's exception (round 9 answers the rule first and
+        # offers the exception as a close second: either is about the pieces, not the game).
+        ("can I play two checkers from the head", "head_rule first_move_exception"),
         ("the position of checkers at the start", "setup"),
     ],
 )
 def test_nardy_words_shared_with_other_games_still_work(question: str, expected: str) -> None:
-    assert match(question)[0].topic.id == expected
+    results = match(question)
+    first_two = {r.topic.id for r in results[:2]}
+    assert results[0].topic.id in expected.split() and set(expected.split()) <= first_two
 
 
 def test_home_points_and_die_faces_told_in_words() -> None:

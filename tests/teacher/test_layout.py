@@ -35,6 +35,10 @@ def _relayout(question: str) -> str:
         ("xnj nfrjt vfhc", "что такое марс"),
         ("рщц вщ ш иуфк щаа", "how do i bear off"),
         ("црфе шы ф ифк", "what is a bar"),
+        # Round 9: a comma that is the letter б («re,» = «куб», not "re" and a comma), and a
+        # word that re-typed is a typo the spelling vocabulary corrects («удавоения»).
+        ("re, elfdjtybz", "куб удавоения"),
+        ("vjuey kb e,bnm ldt ifirb", "могун ли убить две шашки"),
     ],
 )
 def test_a_question_in_the_wrong_layout_is_read_in_the_right_one(typed: str, meant: str) -> None:
@@ -53,6 +57,8 @@ def test_a_question_in_the_wrong_layout_is_read_in_the_right_one(typed: str, mea
         "как ходить с головы",
         "марс",
         "можно ли бить bar",  # mixed scripts
+        "re, what is a cube",  # a comma after an English word stays a comma
+        "ok, got it",
     ],
 )
 def test_english_russian_and_transliteration_are_left_alone(question: str) -> None:
