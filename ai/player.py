@@ -25,14 +25,25 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ai import heuristic
+from ai.cube import CubeSettings, MoneyCube, money_cube
 from ai.match import MatchScore
 from ai.match import should_double as match_double
 from ai.match import should_take as match_take
 from ai.net import NetSet, shipped_nets
-from ai.race import race_equity
-from ai.search import Board, Evaluator, HeuristicEvaluator, NetEvaluator, one_ply, two_ply
+from ai.race import race_equity, race_outcomes
+from ai.search import (
+    ROLL_WEIGHTS,
+    ROLLS,
+    Board,
+    Evaluator,
+    HeuristicEvaluator,
+    NetEvaluator,
+    one_ply,
+    two_ply,
+)
 from ai.variant_ai import SearchSettings, VariantAI, variant_ai
-from engine.game import Game, Phase
+from engine import movegen
+from engine.game import MAX_CUBE, Game, Phase
 from engine.options import Options
 from engine.position import Position
 from engine.step import Play
@@ -46,7 +57,13 @@ BASELINES = ("random", "race")
 # short nardy: too strong for a level beginners should beat.
 EASY_TEMPERATURE = 12.0
 
-# Cube thresholds in cubeless equity (points per game at cube 1), money play.
+# Money play with nets (medium, hard): Janowski's model on the nets' outcome distribution
+# (ai.cube), the pre-roll distribution at this depth (1: averaged over the roller's 21 rolls,
+# each played by the nets' best 0-ply choice, ~30 ms; it lost less than depth 0 on the
+# gnubg-judged cube decisions, docs/ai.md).
+CUBE_SETTINGS = {"medium": CubeSettings(depth=0), "hard": CubeSettings(depth=1)}
+
+# Without nets and at easy: thresholds in cubeless equity (points per game at cube 1).
 DOUBLE_AT = 0.40  # first double, centred cube (≈ 70 % wins without gammons)
 REDOUBLE_AT = 0.48  # redouble from an owned cube: ownership is worth giving up only later
 TOO_GOOD = 1.0  # the opponent would drop, but playing on wins more (gammons)
@@ -64,6 +81,7 @@ class Player:
     net: NetSet | None = field(default=None, repr=False)
     use_net: bool = True  # False: the hand-written evaluation only (for measurements)
     search: SearchSettings | None = None  # instead of the variant's (for measurements)
+    cube: CubeSettings | None = None  # instead of the level's money cube (for measurements)
     _rng: random.Random = field(default_factory=random.Random, repr=False)
     _vai: VariantAI = field(init=False, repr=False)
 
@@ -203,10 +221,11 @@ class Player:
         """Whether to offer the cube now (phase ROLL, this player to move).
 
         In a match (``match``: the score from this player's side) ``medium`` and ``hard``
-        decide by match winning chances (:mod:`ai.match`). Otherwise, and at ``easy``, by
-        money-game rules: double inside the window — strong enough that the opponent's take
-        costs them (``DOUBLE_AT``), but not so strong that playing on for a mars is worth
-        more than the single point a drop would give (``TOO_GOOD``).
+        decide by match winning chances (:mod:`ai.match`); in money play by Janowski's
+        cubeful equities on the nets' outcome distribution (:meth:`money_cube`). ``easy``
+        and players without nets use fixed windows on the cubeless equity: strong enough that
+        the opponent's take costs them (``DOUBLE_AT``), not so strong that playing on for a
+        mars is worth more than the single point a drop would give (``TOO_GOOD``).
         """
         if game.phase is not Phase.ROLL or not game.cube_enabled or game.crawford:
             return False
@@ -223,12 +242,15 @@ class Player:
                 game.cube_value,
                 centred=game.cube_owner is None,
             )
+        if self.level in BASELINES:
+            return False
+        values = self._game_money_cube(game)
+        if values is not None:
+            return values.should_double
         eq = self._pre_roll_equity(pos.mover, pos.opponent)
         threshold = DOUBLE_AT if game.cube_owner is None else REDOUBLE_AT
         if self.level == "easy":
             threshold -= EASY_SHIFT
-        if self.level in BASELINES:
-            return False
         if eq > TOO_GOOD and -eq < TAKE_FROM:
             return False
         return eq >= threshold
@@ -237,10 +259,11 @@ class Player:
         """Whether to accept an offered double (phase DOUBLE, this player answering).
 
         In a match (``match`` from this player's side) ``medium`` and ``hard`` take when
-        playing on at twice the cube keeps more match winning chances than the drop. In
-        money play: take when the game is worth more than −0.5 of the current stake per
-        doubled point, i.e. losing twice the stake on average beats paying the stake now;
-        owning the cube afterwards is worth a little, hence the slightly lower bound.
+        playing on at twice the cube keeps more match winning chances than the drop; in
+        money play when Janowski's double/take costs no more than the drop
+        (:meth:`money_cube`). ``easy`` and players without nets: take when the cubeless
+        equity is above ``TAKE_FROM`` (−0.5 a point at the doubled cube, less a little for
+        owning the cube afterwards).
         """
         if game.phase is not Phase.DOUBLE:
             return False
@@ -254,27 +277,98 @@ class Player:
         if self.level == "race":
             return True
         pos = game.pos  # the doubler is to roll; the taker "has just moved"
+        values = self._game_money_cube(game)
+        if values is not None:
+            return values.should_take
         eq = -self._pre_roll_equity(pos.mover, pos.opponent)
         bound = TAKE_FROM - (EASY_SHIFT if self.level == "easy" else 0.0)
         return eq >= bound
 
-    def pre_roll_results(self, position: Position) -> list[tuple[int, float]] | None:
+    def _game_money_cube(self, game: Game) -> MoneyCube | None:
+        """:meth:`money_cube` for the side about to roll in ``game`` (in phase DOUBLE: the
+        doubler, whose cube was centred or its own)."""
+        pos = game.pos
+        return self.money_cube(
+            pos.mover,
+            pos.opponent,
+            redouble=game.cube_owner is not None,
+            cube=game.cube_value,
+            options=game.options,
+        )
+
+    def money_cube(
+        self,
+        me: Board,
+        opp: Board,
+        *,
+        redouble: bool,
+        cube: int = 1,
+        options: Options | None = None,
+    ) -> MoneyCube | None:
+        """Janowski's money-game cube values (:mod:`ai.cube`) for the side about to roll with
+        board ``me`` (the doubler): centred cube or, with ``redouble``, its own at ``cube``.
+        None for ``easy`` and players without nets (they keep the fixed thresholds)."""
+        if self.net is None or self.level not in CUBE_SETTINGS:
+            return None
+        settings = self.cube or CUBE_SETTINGS[self.level]
+        if settings.thresholds:
+            return None
+        race = self._vai.no_contact(me, opp)
+        if race and settings.race_formula:
+            win, marses, marsed = race_outcomes(me, opp)
+            results = [(2, marses), (1, win - marses), (-2, marsed), (-1, 1.0 - win - marsed)]
+        else:
+            results = self._pre_roll_results(me, opp, settings.depth, options)
+        return money_cube(
+            results,
+            efficiency=settings.race if race else settings.contact,
+            redouble=redouble,
+            dead_after_take=2 * cube >= MAX_CUBE,
+            take_margin=0.0 if race else settings.take_margin,
+            double_margin=0.0 if race else settings.double_margin,
+        )
+
+    def pre_roll_results(
+        self, position: Position, depth: int = 0, options: Options | None = None
+    ) -> list[tuple[int, float]] | None:
         """How the game may end for the side to move in ``position``, before its roll: the
-        nets' outcome distribution (the one this player's match cube decisions use), as
-        (points at cube 1, probability); None for a player without nets."""
+        nets' outcome distribution (at ``depth`` 0 the one this player's match cube decisions
+        use; 1: averaged over the roller's 21 rolls), as (points at cube 1, probability);
+        None for a player without nets."""
         if self.net is None:
             return None
-        return self._pre_roll_results(position.mover, position.opponent)
+        return self._pre_roll_results(position.mover, position.opponent, depth, options)
 
-    def _pre_roll_results(self, me: Board, opp: Board) -> list[tuple[int, float]]:
-        """The nets' outcome distribution for the side about to roll (the opponent's
-        after-state value seen from this side), as (points at cube 1, probability)."""
+    def _pre_roll_results(
+        self, me: Board, opp: Board, depth: int = 0, options: Options | None = None
+    ) -> list[tuple[int, float]]:
+        """The nets' outcome distribution for the side about to roll, as (points at cube 1,
+        probability): at ``depth`` 0 the opponent's after-state value seen from this side;
+        at 1 the average over this side's 21 rolls of the distribution after its best 0-ply
+        play of each (what a 1-ply search sees)."""
         assert self.net is not None
         vai = self._vai
-        probs = NetEvaluator(vai, self.net).probs(
-            np.asarray([opp], dtype=np.int16), np.asarray([me], dtype=np.int16)
-        )
-        return vai.results(vai.flip(probs)[0])
+        ev = NetEvaluator(vai, self.net)
+        if depth < 1 or me[0] == 15 or opp[0] == 15:
+            probs = ev.probs(np.asarray([opp], dtype=np.int16), np.asarray([me], dtype=np.int16))
+            return vai.results(vai.flip(probs)[0])
+        first = vai.opponent_first_turn(me)
+        movers: list[Board] = []
+        others: list[Board] = []
+        starts: list[int] = []
+        for dice, _ in ROLLS:
+            ctx = movegen.make_context(
+                vai.name, me, opp, dice, first_turn=first, options=options or Options()
+            )
+            nodes = movegen.generate(ctx) or [(0, (), me, opp)]
+            starts.append(len(movers))
+            movers.extend(n[2] for n in nodes)
+            others.extend(n[3] for n in nodes)
+        probs = ev.probs(np.asarray(movers, dtype=np.int16), np.asarray(others, dtype=np.int16))
+        values = vai.equity(probs)
+        ends = [*starts[1:], len(movers)]
+        best = [s + int(np.argmax(values[s:e])) for s, e in zip(starts, ends, strict=True)]
+        return vai.results(ROLL_WEIGHTS @ probs[best].astype(np.float64))
 
     def _pre_roll_equity(self, me: tuple[int, ...], opp: tuple[int, ...]) -> float:
         """Equity of the side about to roll: the race formula once contact is over, else the

@@ -40,8 +40,8 @@ def _mars_need(board: tuple[int, ...]) -> float:
     return outside + lowest
 
 
-def race_equity(roller: tuple[int, ...], other: tuple[int, ...]) -> float:
-    """Cubeless equity of the side about to roll in a pure race (mars counted double)."""
+def race_outcomes(roller: tuple[int, ...], other: tuple[int, ...]) -> tuple[float, float, float]:
+    """(P(the side on roll wins), P(it marses the other), P(it is marsed)) in a pure race."""
     p_win = _first_finishes(_effective(roller), _effective(other))
     # The loser is marsed if the winner finishes before the loser gets one checker off.
     p_other_marsed = 0.0
@@ -51,4 +51,10 @@ def race_equity(roller: tuple[int, ...], other: tuple[int, ...]) -> float:
     if roller[0] == 0:
         saved = _first_finishes(_mars_need(roller), _effective(other))
         p_roller_marsed = min(1.0 - p_win, 1.0 - saved)
+    return p_win, p_other_marsed, p_roller_marsed
+
+
+def race_equity(roller: tuple[int, ...], other: tuple[int, ...]) -> float:
+    """Cubeless equity of the side about to roll in a pure race (mars counted double)."""
+    p_win, p_other_marsed, p_roller_marsed = race_outcomes(roller, other)
     return 2.0 * p_win - 1.0 + p_other_marsed - p_roller_marsed

@@ -6,10 +6,12 @@
 Players: the levels ``easy``, ``medium``, ``hard`` (``medium-heur``/``hard-heur``: the same
 search on the hand-written evaluation; ``hard@FILE``: the same search on the nets of FILE, e.g.
 a training checkpoint or an older ``ai/weights`` file from git; ``hard~3,0.1,40000``: ``hard``
-with other 2-ply settings — plays, margin, replies budget; ``hard~0,0,0`` is 1-ply only); the
-baselines ``random`` and ``race`` (greedy: most pips, then fewest blots); and, short nardy
-only, ``gnubg`` / ``gnubg2``
-(GNU Backgammon 0-ply / 2-ply through ``benchmarks/ai_gnubg_server.py``, benchmark only).
+with other 2-ply settings — plays, margin, replies budget; ``hard~0,0,0`` is 1-ply only;
+``hard^x=0.6,rx=0.8,d=0,rf=1,m=0.1,dm=0``: other money-cube settings — contact and race cube
+efficiency, pre-roll depth, race formula, take and double margins; ``hard^old=1`` the former fixed
+thresholds, see ``ai.cube``); the baselines ``random`` and ``race`` (greedy: most pips, then
+fewest blots); and, short nardy only, ``gnubg`` / ``gnubg2`` (GNU Backgammon 0-ply / 2-ply
+through ``benchmarks/ai_gnubg_server.py``, benchmark only).
 
 Games run through the real :class:`engine.game.Game` (lot, first turns, passes, scoring), so
 what is measured is what the bot will do. Game ``i`` uses dice from ``Random(f"{seed}:{i}")``
@@ -40,7 +42,9 @@ from typing import Any, Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import Player, get_player
+from ai.cube import CubeSettings
 from ai.net import NetSet
+from ai.player import CUBE_SETTINGS
 from ai.variant_ai import variant_ai
 from engine.game import Game, Phase
 from engine.options import Options
@@ -180,6 +184,24 @@ class GnubgAgent:
 
 
 def make_agent(name: str, variant: str, seed: int) -> Agent:
+    if "^" in name:  # other money-cube settings: hard^x=0.6,rx=0.8,d=0,rf=1,old=1
+        base, _, spec = name.partition("^")
+        agent = make_agent(base, variant, seed)
+        assert isinstance(agent, Player)
+        keys = {"x": "contact", "rx": "race", "d": "depth", "rf": "race_formula"}
+        keys |= {"old": "thresholds", "m": "take_margin", "dm": "double_margin"}
+        kinds = {"contact": float, "race": float, "depth": int}
+        kinds |= {"take_margin": float, "double_margin": float}
+        settings = agent.cube or CUBE_SETTINGS.get(agent.level, CubeSettings())
+        for item in spec.split(","):
+            key, _, value = item.partition("=")
+            field_name = keys[key]
+            kind = kinds.get(field_name)
+            settings = replace(
+                settings, **{field_name: kind(value) if kind else value not in ("0", "")}
+            )
+        agent.cube = settings
+        return agent
     if "~" in name:  # hard with other 2-ply settings: hard~DEEP,MARGIN,BUDGET (0 = 1-ply only)
         base, _, spec = name.partition("~")
         agent = make_agent(base, variant, seed)
