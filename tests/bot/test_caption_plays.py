@@ -9,7 +9,7 @@ from pathlib import Path
 
 import storage
 from bot.presenter import ChatView, caption, event_line
-from bot.presenter.common import viewer_side
+from bot.presenter.common import burned_text, viewer_side
 from bot.texts import t
 from engine import Phase, format_steps
 from gameplay import (
@@ -121,3 +121,10 @@ async def test_the_picker_offers_whole_plays_only_when_it_has_them(tmp_path: Pat
             assert not any(t("en", other) in lines for other in others), lines
             keys[key] += 1
     assert all(keys.values()), keys
+
+
+def test_unplayed_dice_of_a_double_say_how_many() -> None:
+    """«6-6 — сгорело 6-6» read as if the whole roll burned: two sixes of four are «6×2»."""
+    assert burned_text((6, 6)) == "6×2"
+    assert burned_text((4, 4, 4)) == "4×3"
+    assert burned_text((5,)) == "5"
