@@ -436,6 +436,7 @@ TEXTS: dict[str, str] = {
     "btn_way_steps": "🔢 Step by step",
     "cap_picker_public": "The move is chosen in private; the board changes once it is made.",
     "cap_picker": "🔒 Only you see this. Pick a checker, or a whole play.",
+    "cap_picker_steps": "🔒 Only you see this. Pick a checker to move.",
     "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or “Step by step”.",
     "picker_fallback": "Your private view did not open: the move buttons are on the board now.",
     "picker_again": "Opening your move view again.",

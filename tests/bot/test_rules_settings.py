@@ -356,14 +356,14 @@ async def test_forfeit_and_rejected_move_explained(
             # Bob's forced 6-6 burnt two sixes: the caption says so with the rule, in Bob's
             # numbers and then the picture's (drawn from Alice's side: she moves next) ...
             board = current_board(tg, group)
-            assert "Боб: 6-6 · 24/18(2) [12/6(2)] — сгорело 6-6 (C-21)" in (board.caption or "")
+            assert "Боб: 6-6 · 24/18(2) [12/6(2)] — сгорело 6×2 (C-21)" in (board.caption or "")
             why = next(data for _, cb, data in game_buttons(board) if cb.a is Act.WHY)
             # ... and "Why?" answers with the topic, drawn on the game's own position
             await tap_and_wait(tg, group, board.message_id, alice, why)
             answer = tg.last_bot_message(group)
             assert answer.message_id != board.message_id
             assert_topic(answer, "forced_move", "ru", photo=True)
-            assert (answer.caption or "").startswith("❓ Боб: 6-6 · 24/18(2) — сгорело 6-6")
+            assert (answer.caption or "").startswith("❓ Боб: 6-6 · 24/18(2) — сгорело 6×2")
             (tmp_path / "why_forfeit.jpg").write_bytes(answer.photo or b"")
 
             # "Why?" again: the same explanation, edited in place — no copy (#18 item 12)
