@@ -120,6 +120,13 @@ class Boards:
         self._prepared: Recent[tuple[Position, BoardOptions], asyncio.Future[bytes]] = Recent(
             PREPARED
         )
+        #: The picture each private picker or view shows, once Telegram has taken it: an
+        #: edit whose picture is the same (whole plays or step by step chosen, a picker
+        #: brought up to date that was) changes only the caption and buttons — nothing is
+        #: drawn or uploaded. Another worker may change a picker's picture: not with several.
+        self._picker_pictures: Recent[tuple[int, int], tuple[Position, BoardOptions]] = Recent(
+            4096, max_age=None if sole_writer else 0
+        )
         self.sole_writer = sole_writer
 
     # ---- which messages ---------------------------------------------------------------------
@@ -391,6 +398,10 @@ class Boards:
             raise PickerFailed(str(exc)) from None
         if msg is None or msg.ephemeral_message_id is None:
             raise PickerFailed("no ephemeral message id in the answer")
+        self._picker_pictures[(receiver, msg.ephemeral_message_id)] = (
+            board.position,
+            board.options,
+        )
         return Picker(target.chat_id, receiver, msg.ephemeral_message_id)
 
     async def edit_picker(
@@ -398,8 +409,13 @@ class Boards:
     ) -> None:
         """Show ``board``, the game at ``version``, in the open picker (skipped if a newer
         state was asked for meanwhile, as in :meth:`edit`); PickerFailed when it is gone
-        (expired, deleted) or refused."""
+        (expired, deleted) or refused. The picture is drawn and sent only if it differs from
+        the one the picker shows."""
         key = ("ephemeral", picker.receiver, picker.ephemeral_id)
+        shows = (picker.receiver, picker.ephemeral_id)
+        picture = picture and self._picker_pictures.get(shows) != (board.position, board.options)
+        if picture:  # what it shows is unknown until this edit is through
+            self._picker_pictures.pop(shows, None)
         ticket: int | None = None
         where = {
             "chat_id": picker.chat_id,
@@ -425,14 +441,17 @@ class Boards:
                 )
 
         try:
-            await self.outbox.edit(
+            done = await self.outbox.edit(
                 picker.chat_id, key, call, ticket=ticket, version=version, kind="ephemeral"
             )
         except TelegramAPIError as exc:
             raise PickerFailed(str(exc)) from None
+        if picture and done is not None:
+            self._picker_pictures[shows] = (board.position, board.options)
 
     async def close_picker(self, picker: Picker) -> None:
         """Delete a picker (its receiver sees the shared board again); gone already is fine."""
+        self._picker_pictures.pop((picker.receiver, picker.ephemeral_id), None)
         with contextlib.suppress(TelegramAPIError):
             await self.outbox.run(
                 picker.chat_id,

@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 # ~105 KB per board instead of 8 ms and ~145 KB at 1280 — boards are drawn on most taps. Plain
 # (not optimised) JPEG tables halve the encoding again for ~6 % more bytes (~111 KB).
 BOARD_WIDTH = 1024
+# A mover's private picker in a group is drawn smaller: one person sees it, in place of the
+# board, for the few taps of a turn, and most of a group turn's pictures are picker pictures.
+# Measured (docs/bot.md, issue #12): ~72 KB instead of ~100 KB and about a third less
+# drawing and encoding; the point numbers stay large on a phone.
+PICKER_WIDTH = 800
 OPTIMIZE_JPEG = False
 
 
@@ -101,7 +106,8 @@ class Painter:
         font fails here, at start-up, loudly)."""
         check_assets()
         if self.processes == 0:
-            await asyncio.to_thread(warm_up, BOARD_WIDTH, OPTIMIZE_JPEG)
+            for width in (BOARD_WIDTH, PICKER_WIDTH):
+                await asyncio.to_thread(warm_up, width, OPTIMIZE_JPEG)
             return
         self._workers = list(await asyncio.gather(*(self._spawn() for _ in range(self.processes))))
 
@@ -121,10 +127,12 @@ class Painter:
         worker = _Worker(process)
         stdin, stdout = process.stdin, process.stdout
         assert stdin is not None and stdout is not None
-        stdin.write(frame(("warm", BOARD_WIDTH, OPTIMIZE_JPEG)))
+        for width in (BOARD_WIDTH, PICKER_WIDTH):
+            stdin.write(frame(("warm", width, OPTIMIZE_JPEG)))
         await stdin.drain()
         try:
-            await _read_frame(stdout)  # ("ready", None) once the warm-up boards are drawn
+            for _ in (BOARD_WIDTH, PICKER_WIDTH):  # ("ready", None) once each width is drawn
+                await _read_frame(stdout)
         except asyncio.IncompleteReadError:
             await process.wait()
             raise DrawingError(

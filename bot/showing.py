@@ -25,6 +25,7 @@ players' private chats, and they are told so once.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 
@@ -37,9 +38,11 @@ from bot.languages import Languages
 from bot.outbox import Outbox
 from bot.pickers import PICKER, VIEW, Pickers, Shown
 from bot.presenter import ChatView, board_view, mention, short_name
+from bot.presenter.common import MAX_PLAYS
 from bot.texts import h, t
-from engine import Phase, Side
+from engine import Event, Phase, Side
 from gameplay import GameService, PickerWay, Refused, Snapshot, turn_key
+from storage.recent import Recent
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +84,11 @@ class Shows:
         # Views this process is sending now (a second tap meanwhile sends none): a shortcut
         # only; two workers sending one person a view close the older (Pickers.keep).
         self._viewing: set[tuple[int, int, tuple[int, int]]] = set()
+        # The plays last made for a person of each game (their only legal ones), by the game
+        # of its match and their places in its history: the action that made them knows
+        # them, a board drawn later from the stored game (the mover's picker, a view, the
+        # board again) marks them the same way while the caption shows them.
+        self._forced: Recent[int, tuple[int, tuple[tuple[int, Event], ...]]] = Recent(4096)
 
     @property
     def outbox(self) -> Outbox:
@@ -103,9 +111,28 @@ class Shows:
             return False
         return not await self.registry.on_board(snap.game_id, turn_of(snap))
 
+    def _with_forced(self, snap: Snapshot) -> Snapshot:
+        """``snap`` with the plays made automatically for a person marked as its action had
+        them (see ``_forced``): remembered from the action's snapshot, given to a loaded one."""
+        history, number = snap.game.history, snap.match.game_number
+        known = self._forced.get(snap.game_id)
+        marked: list[tuple[int, Event]] = []
+        if known is not None and known[0] == number:
+            marked = [(i, e) for i, e in known[1] if i < len(history) and history[i] == e]
+        if snap.forced_plays:
+            merged = dict(marked)
+            merged.update((i, e) for i, e in enumerate(history) if e in snap.forced_plays)
+            marked = sorted(merged.items())[-MAX_PLAYS:]
+            self._forced[snap.game_id] = (number, tuple(marked))
+        forced = [*snap.forced_plays, *(e for _, e in marked if e not in snap.forced_plays)]
+        if len(forced) == len(snap.forced_plays):
+            return snap
+        return dataclasses.replace(snap, forced_plays=forced)
+
     async def board(self, snap: Snapshot, target: Target, pick: int | None = None) -> Board:
         """The board ``target`` sees: its language, its owner's side and buttons (an inline
         message speaks the language of the challenge's sender, whose card it was)."""
+        snap = self._with_forced(snap)
         inline = target.inline_id is not None
         lang = await self.langs.of_chat(snap.row.chat_id if inline else target.chat_id)
         if await self.public(snap, target):
@@ -129,6 +156,7 @@ class Shows:
 
     async def picker_board(self, snap: Snapshot, user_id: int, pick: int | None = None) -> Board:
         """The mover's picker: their language, side and numbering, the steps so far."""
+        snap = self._with_forced(snap)
         lang = await self.langs.of_chat(user_id)
         way = await self.games.players.picker_way(user_id)
         view = ChatView(lang=lang, owner_user_id=user_id, pick=pick, picker=True, way=way)
@@ -576,6 +604,7 @@ class Shows:
         shown: Shown | None,
     ) -> None:
         turn = turn_of(snap)
+        snap = self._with_forced(snap)
         lang = await self.langs.of_chat(user_id)
         side = snap.game.side_of(seat if seat is not None else mover)
         bv = board_view(snap, ChatView(lang=lang, public=True, side=side))

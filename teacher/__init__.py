@@ -7,6 +7,7 @@ call it. Importing the package is cheap: the matcher's index is built on the fir
 Public API::
 
     match(question, *, lang_hint=None, variant=None, limit=3) -> list[TopicMatch]
+    suggest(question, *, lang_hint=None, variant=None) -> list[TopicMatch]  # "did you mean"
     all_topics() -> tuple[Topic, ...]
     get_topic(topic_id) -> Topic                    # KeyError if unknown
     topic_by_number(number) -> Topic                # RULES.md §8 row number, 1..24
@@ -21,7 +22,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from teacher.diagrams import DIAGRAMS, get_diagram
-from teacher.matcher import THRESHOLD, Matcher, about_bot, default_matcher, match
+from teacher.matcher import THRESHOLD, Matcher, about_bot, default_matcher, match, suggest
 from teacher.model import (
     LANGS,
     Applies,
@@ -85,6 +86,7 @@ __all__ = [
     "get_rejection",
     "get_topic",
     "match",
+    "suggest",
     "topic_by_number",
     "topics_for_rule",
 ]

@@ -35,6 +35,8 @@ class LangFigures:
     top1: int
     top3: int
     dont_know: int
+    suggested: int = 0  # of ``dont_know``: offered "did you mean …?" (``Matcher.suggest``)
+    suggested_right: int = 0  # … with the expected topic among the suggestions
 
     def rate(self, count: int) -> float:
         return count / self.total if self.total else 0.0
@@ -48,6 +50,7 @@ class Figures:
     off_topic_total: int
     off_topic_dont_know: int
     misses: tuple[tuple[Row, tuple[str, ...]], ...]
+    off_topic_suggested: int = 0  # of ``off_topic_dont_know``: offered "did you mean …?"
 
     @property
     def off_topic_rate(self) -> float:
@@ -73,21 +76,27 @@ def evaluate(rows: Iterable[Row], matcher: Matcher | None = None) -> Figures:
     """Ask every question with the asker's language as the hint, as the bot does."""
     matcher = matcher or default_matcher()
     counts: dict[str, list[int]] = {}
-    off_total = off_dont_know = 0
+    off_total = off_dont_know = off_suggested = 0
     misses: list[tuple[Row, tuple[str, ...]]] = []
     for row in rows:
         ids = tuple(r.topic.id for r in matcher.match(row.question, lang_hint=row.lang, limit=3))
+        offered: tuple[str, ...] = ()
+        if not ids:
+            offered = tuple(r.topic.id for r in matcher.suggest(row.question, lang_hint=row.lang))
         if row.expected == OFF_TOPIC:
             off_total += 1
             off_dont_know += not ids
+            off_suggested += bool(offered)
             if ids:
                 misses.append((row, ids))
             continue
-        c = counts.setdefault(row.lang, [0, 0, 0, 0])
+        c = counts.setdefault(row.lang, [0, 0, 0, 0, 0, 0])
         c[0] += 1
         c[1] += bool(ids) and ids[0] == row.expected
         c[2] += row.expected in ids
         c[3] += not ids
+        c[4] += bool(offered)
+        c[5] += row.expected in offered
         if not ids or ids[0] != row.expected:
             misses.append((row, ids))
     return Figures(
@@ -95,27 +104,31 @@ def evaluate(rows: Iterable[Row], matcher: Matcher | None = None) -> Figures:
         off_topic_total=off_total,
         off_topic_dont_know=off_dont_know,
         misses=tuple(misses),
+        off_topic_suggested=off_suggested,
     )
 
 
 def pooled(parts: Iterable[Figures]) -> Figures:
     """Several evaluations added up, as if their sets were one (leave-one-set-out totals)."""
     counts: dict[str, list[int]] = {}
-    off_total = off_dont_know = 0
+    off_total = off_dont_know = off_suggested = 0
     misses: list[tuple[Row, tuple[str, ...]]] = []
     for part in parts:
         for lang, f in part.by_lang.items():
-            c = counts.setdefault(lang, [0, 0, 0, 0])
-            for i, n in enumerate((f.total, f.top1, f.top3, f.dont_know)):
+            c = counts.setdefault(lang, [0, 0, 0, 0, 0, 0])
+            figures = (f.total, f.top1, f.top3, f.dont_know, f.suggested, f.suggested_right)
+            for i, n in enumerate(figures):
                 c[i] += n
         off_total += part.off_topic_total
         off_dont_know += part.off_topic_dont_know
+        off_suggested += part.off_topic_suggested
         misses.extend(part.misses)
     return Figures(
         by_lang={lang: LangFigures(*c) for lang, c in sorted(counts.items())},
         off_topic_total=off_total,
         off_topic_dont_know=off_dont_know,
         misses=tuple(misses),
+        off_topic_suggested=off_suggested,
     )
 
 
@@ -126,10 +139,15 @@ def report(figures: Figures) -> str:
         lines.append(
             f"{lang}: {f.total} questions | top-1 {f.top1} ({f.rate(f.top1):.1%}) | "
             f"top-3 {f.top3} ({f.rate(f.top3):.1%}) | "
-            f"wrong don't-know {f.dont_know} ({f.rate(f.dont_know):.1%})"
+            f"wrong don't-know {f.dont_know} ({f.rate(f.dont_know):.1%}; "
+            f"did-you-mean {f.suggested}, right {f.suggested_right}, "
+            f"bare {f.dont_know - f.suggested} ({f.rate(f.dont_know - f.suggested):.1%}))"
         )
+    bare = figures.off_topic_dont_know - figures.off_topic_suggested
     lines.append(
         f"off-topic: {figures.off_topic_total} questions | don't-know "
-        f"{figures.off_topic_dont_know} ({figures.off_topic_rate:.1%})"
+        f"{figures.off_topic_dont_know} ({figures.off_topic_rate:.1%}; did-you-mean "
+        f"{figures.off_topic_suggested}, bare {bare} "
+        f"({bare / figures.off_topic_total if figures.off_topic_total else 0:.1%}))"
     )
     return "\n".join(lines)

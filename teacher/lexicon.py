@@ -78,7 +78,7 @@ RU: Mapping[str, str] = _groups(
         # RULES.md §6 glossary and V-16 / V-17: «прайм» is the players' loan word for the
         # block; the two cube rules' names as they are also transliterated.
         "блок": "прайм прайма",
-        "якоби": "джекоби джейкоби",
+        "якоби": "джекоби джейкоби джакоби",
         "кроуфорд": "крауфорд",
         # A point named by its ordinal («на третьем нет шашек», «с пятого»): the home
         # points of bearing off. «первый» and «второй» name turns and dice far more often.

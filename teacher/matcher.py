@@ -35,7 +35,7 @@ from teacher import learned
 from teacher.layout import fix_layout
 from teacher.learned import QuestionModel
 from teacher.model import Lang, Topic, TopicMatch, Variant
-from teacher.offtopic import about_the_bot, bot_command, names_other_game
+from teacher.offtopic import about_the_bot, bot_command, comparisons, names_other_game
 from teacher.spelling import Speller
 from teacher.text import (
     STOPWORDS_EN,
@@ -107,6 +107,15 @@ LEARNED_OTHER_GAME_FACTOR = 0.3
 to the game on the table (in short nardy it is hitting)."""
 RUNNER_UP_MIN = 0.1
 """A runner-up below this combined score is not offered."""
+SUGGEST_MIN = 0.5
+"""A question ``match`` does not answer, but does not decline outright either, gets "did you
+mean …?" (``Matcher.suggest``) when its best topic's combined score reaches this (chosen by
+leave-one-set-out over v1–v9 in round 10: 0.4 suggests to two more off-topic questions and
+no more right topics, docs/knowledge.md); ..."""
+SUGGEST_RUNNER_UP = 0.5
+"""... and the runner-up is offered too when it reaches this share of ``SUGGEST_MIN``."""
+SUGGEST_LIMIT = 2
+"""At most the best topic and one runner-up are suggested."""
 
 RULED_OUT_FACTOR = 0.5
 """Score factor for a topic whose ``"-"`` phrase fired (context that rules it out)."""
@@ -237,6 +246,11 @@ class Matcher:
         # or the one training is building) before anything else reads them.
         words = vocabulary if vocabulary is not None else getattr(self._model, "words", ())
         self._speller = Speller(words, self._ru.known) if words else None
+        self._last: tuple[tuple[str, Lang | None, Variant | None], Scored, dict[str, float]] = (
+            ("", None, None),
+            Scored((), {}, confident=False),
+            {},
+        )
         # The English a question typed in the Cyrillic layout is checked against.
         self._english = frozenset(
             w for w in (*STOPWORDS_EN, *words, *self._keyword_words("en")) if script_of(w) == "lat"
@@ -534,6 +548,12 @@ class Matcher:
         # training question has into a nardy word («кубик рубика» → «рубка»).
         if names_other_game(tokens.words, self._ru.lemma):
             return Reading(tokens, asked=True, other_game=True)
+        # A game named only as a comparison («как в шахматах», "I only play chess") is not
+        # what the question asks about: its words are dropped (round 10).
+        compared = comparisons(tokens.words, self._ru.lemma)
+        if compared:
+            kept = tuple(w for i, w in enumerate(tokens.words) if i not in compared)
+            tokens = replace(tokens, words=kept)
         if self._speller is not None:
             correct = self._speller.correct
             tokens = replace(tokens, words=tuple(correct(w, lang_hint) for w in tokens.words))
@@ -632,7 +652,11 @@ class Matcher:
         scored = self.score(question, lang_hint=lang_hint, variant=variant)
         if self._model is not None:
             feats = self._model.with_novelty(scored.features)
-            return self._combine(scored, self._model.probabilities(feats), limit)
+            p = self._model.probabilities(feats)
+            # ``suggest`` right after an unanswered question reuses this reading (one tuple,
+            # replaced whole, so a concurrent caller sees either the old one or the new).
+            self._last = ((question, lang_hint, variant), scored, p)
+            return self._combine(scored, p, limit)
         ranked, matched = scored.ranked, scored.matched
         if not scored.confident:
             return []
@@ -651,12 +675,20 @@ class Matcher:
         """Rank by keyword score (capped, scaled to [0, ``KEYWORD_SHARE``]) plus the learned
         probability, and answer when either reading is sure enough and the question does not
         look off-topic to the model."""
+        ranked, sure = self._rank(scored, p)
+        if not ranked or not sure:
+            return []
+        return self._matches(scored, ranked, limit)
+
+    def _rank(self, scored: Scored, p: dict[str, float]) -> tuple[list[tuple[int, float]], bool]:
+        """Topics by combined score, best first, and whether the best is an answer; no topics
+        at all when the question is declined outright (another game, the bot, off-topic)."""
         if (
             scored.other_game
             or learned.BOT_CONTEXT in scored.features
             or p.get(learned.OFF_TOPIC, 0.0) >= OFF_TOPIC_MAX
         ):
-            return []
+            return [], False
         raw = dict(scored.ranked)
         best_raw = max(raw.values(), default=0.0)
         combined: dict[int, float] = {}
@@ -673,9 +705,12 @@ class Matcher:
             combined[t_idx] = value * LEARNED_OTHER_GAME_FACTOR if other else value
         learned_best = max(p.get(topic.id, 0.0) for topic in self._topics)
         sure = scored.confident or (learned_best >= LEARNED_MIN and best_raw >= KEYWORD_MIN)
-        if not sure:
-            return []
         ranked = sorted(combined.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
+        return ranked, sure
+
+    def _matches(
+        self, scored: Scored, ranked: list[tuple[int, float]], limit: int
+    ) -> list[TopicMatch]:
         top = ranked[0][1]
         return [
             TopicMatch(
@@ -686,6 +721,33 @@ class Matcher:
             )
             for rank, (t_idx, value) in enumerate(ranked[: max(limit, 1)])
             if rank == 0 or value >= RUNNER_UP_MIN
+        ]
+
+    def suggest(
+        self,
+        question: str,
+        *,
+        lang_hint: Lang | None = None,
+        variant: Variant | None = None,
+    ) -> list[TopicMatch]:
+        """For a question ``match`` does not answer: the best topic and the runner-up as
+        "did you mean …?" when one is reasonably close (its combined score at least
+        ``SUGGEST_MIN``), so the bot offers them instead of a bare "I don't know". Empty
+        when ``match`` answers, or the question is declined outright (another game, the
+        bot itself, off-topic to the model), or nothing is close (round 10)."""
+        if self._model is None or bot_command(question):
+            return []
+        key, scored, p = self._last
+        if key != (question, lang_hint, variant):
+            scored = self.score(question, lang_hint=lang_hint, variant=variant)
+            p = self._model.probabilities(self._model.with_novelty(scored.features))
+        ranked, sure = self._rank(scored, p)
+        if sure or not ranked or ranked[0][1] < SUGGEST_MIN:
+            return []
+        return [
+            replace(m, close=True)
+            for m in self._matches(scored, ranked, SUGGEST_LIMIT)
+            if m.score * (1 + KEYWORD_SHARE) >= SUGGEST_MIN * SUGGEST_RUNNER_UP
         ]
 
 
@@ -729,6 +791,15 @@ def match(
     the threshold corresponds to a score of about 0.39.
     """
     return default_matcher().match(question, lang_hint=lang_hint, variant=variant, limit=limit)
+
+
+def suggest(
+    question: str, *, lang_hint: Lang | None = None, variant: Variant | None = None
+) -> list[TopicMatch]:
+    """A "did you mean …?" for a question ``match`` does not answer: up to two topics that are
+    reasonably close (``Matcher.suggest``), or an empty list when nothing is (then the bot
+    says it does not know, with the menu)."""
+    return default_matcher().suggest(question, lang_hint=lang_hint, variant=variant)
 
 
 def about_bot(question: str) -> bool:

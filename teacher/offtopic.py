@@ -61,11 +61,16 @@ def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
     """Whether the words of a question name a game other than nardy (and not nardy too).
 
     ``words`` are the question's lowercase tokens (stop words included: «в шашки» needs its
-    «в»); ``lemma`` gives a Russian word's dictionary form.
+    «в»); ``lemma`` gives a Russian word's dictionary form. A game named only as a comparison
+    («как в шахматах», "like chess", "I only play chess") does not count
+    (``comparisons``): such a question asks about nardy.
     """
     if any(_is_nardy(w, lemma) for w in words):
         return False
+    compared = comparisons(words, lemma)
     for i, word in enumerate(words):
+        if i in compared:
+            continue
         before = words[i - 1] if i else ""
         after = words[i + 1] if i + 1 < len(words) else ""
         if word.isascii():
@@ -82,6 +87,57 @@ def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
         if word in _DRAUGHTS_FORMS and (before == "в" or lemma(before) in _DRAUGHTS_ADJ):
             return True
     return False
+
+
+# A game's *name* (never one of its pieces: «ферзь», "rook" are always about that game) after
+# these words is a comparison or the asker's background, not the subject of the question.
+_GAME_NAMES_RU = frozenset({"шахматы", "шашки", "домино", "покер", "монополия", "футбол"})
+_GAME_NAMES_EN = frozenset({"chess", "checkers", "draughts", "poker", "dominoes", "monopoly"})
+_COMPARE_RU = frozenset({"чем", "отличие", "сравнение", "похоже", "похожий", "подобно", "типа"})
+_COMPARE_EN = frozenset({"like", "unlike", "than", "similar", "compared", "versus", "vs"})
+_BACKGROUND_EN = frozenset({"only", "usually", "normally", "mostly", "just", "always"})
+_BACKGROUND_RU = frozenset({"только", "обычно", "всегда", "раньше"})
+_LEADING_RU = frozenset({"а", "и", "ну", "вот"})
+_LINKS = frozenset({"в", "на", "от", "с", "in", "at", "of", "to", "with"})
+
+
+def comparisons(words: Sequence[str], lemma: Callable[[str], str]) -> frozenset[int]:
+    """Indexes of the words that name another game only as a comparison or as the asker's
+    background, and of the words that make it one: «белые ходят первыми, как в шахматах?»,
+    «чем от шахмат отличается», "does white move first like in chess", "I only play chess
+    but …". «Как» opening the question is "how" («как в шахматах ходит конь»), so it compares
+    only further on; a piece of the other game («ферзь», "rook") never counts as a
+    comparison. The matcher drops these words, so the rest of the question is read as
+    about nardy."""
+    spans: set[int] = set()
+    for i, word in enumerate(words):
+        is_name = (word in _GAME_NAMES_EN) if word.isascii() else lemma(word) in _GAME_NAMES_RU
+        if not is_name:
+            continue
+        j = i - 1
+        if j >= 0 and words[j] in _LINKS:
+            j -= 1  # «как в шахматах», "like in chess", "similar to chess", «от шахмат»
+        if j >= 1 and words[j] == "и" and words[j - 1] == "как":
+            j -= 1  # «как и в шахматах»
+        marker = words[j] if j >= 0 else ""
+        compare = (
+            marker in _COMPARE_EN
+            or (marker == "as" and j >= 1)
+            or (not marker.isascii() and lemma(marker) in _COMPARE_RU)
+            or (marker == "как" and j >= 1 and words[j - 1] not in _LEADING_RU)
+        )
+        # "I only play chess", «я обычно играю в шахматы»: who asks, not what is asked.
+        before = words[max(0, i - 4) : i]
+        background = (
+            ("i" in before or "я" in before)
+            and any(w in _BACKGROUND_EN or w in _BACKGROUND_RU for w in before)
+            and any(w in ("play", "played", "know") or w.startswith("игра") for w in before)
+        )
+        if background:
+            j = min(i - len(before) + k for k, w in enumerate(before) if w in ("i", "я"))
+        if compare or background:
+            spans.update(range(max(j, 0), i + 1))
+    return frozenset(spans)
 
 
 def _is_draughts_en(words: Sequence[str], i: int) -> bool:

@@ -1741,6 +1741,7 @@ TOPICS: tuple[Topic, ...] = (
                 "подсчет пипсов",
                 "сколько пипсов",
                 "!пипкаунт",
+                "!пип каунт",
                 "кто впереди",
                 "гонка",
             ),
@@ -1843,21 +1844,22 @@ TOPICS: tuple[Topic, ...] = (
                 "соперника; «блиц» — атака на одиночные шашки (блоты, «бланки»), чтобы закрыть "
                 "дом; «бэкгейм», игра на задних, — игра от двух якорей в чужом доме, «холдинг» — "
                 "от одного; «гонка» — когда шашки разошлись и решает счёт пипсов; "
-                "«стройматериал» (билдеры) — лишние шашки, из которых строят новые пункты."
+                "«стройматериал» (билдеры) — лишние шашки для новых пунктов; «золотой пункт» — ваш "
+                "5-й, «бар-пойнт» — 7-й."
             ),
             en=(
                 "These are strategy words, not rules. A «zabor» (fence) or blockade is 3–6 "
                 "adjacent points held; six in a row is a full block (L-19), a full prime in "
-                "backgammon. A «mostik» is a checker that keeps the opponent from completing such "
-                "a block. A «stolbik» is a stack of three or more. Akhundov's «avant» and "
-                "«tramplin» prepare to take a point further on. «Spare moves» and «move shortage» "
-                "are timing: free moves left before you must break your position. «Putting on the "
-                "head» just means stacking on your own checker, not the head rule (C-3). From "
+                "backgammon. A «mostik» is a checker that stops the opponent completing one."
+                " A «stolbik» is a stack of three or more. Akhundov's «avant» and "
+                "«tramplin» prepare a point further on. «Spare moves» and «move shortage» "
+                "are timing: free moves left before you must break up. «Putting on the "
+                "head» means stacking on your own checker, not the head rule (C-3). From "
                 "backgammon: an anchor is a point you hold in the opponent's home; a blitz attacks "
-                "blots (single checkers) to close your board; a back game plays from two anchors "
+                "blots (lone checkers) to close your board; a back game plays from two anchors "
                 "there, a holding game from one; a race is when contact is over and the pip count "
-                "decides; builders are spare checkers for making points, and slotting puts one on "
-                "a point to cover later."
+                "decides; builders are spare checkers for new points, slotting puts one on "
+                "a point to cover later; the golden point is your 5-point, the bar point your 7."
             ),
         ),
         rule_ids=("L-19", "C-3"),
@@ -1898,6 +1900,9 @@ TOPICS: tuple[Topic, ...] = (
                 "!стройматериал",
                 "холдинг",
                 "!тайминг",
+                "!золотой пункт",
+                "!пойнт",
+                "слотировать",
             ),
             en=(
                 "!strategy",
@@ -1925,6 +1930,7 @@ TOPICS: tuple[Topic, ...] = (
                 "~race",
                 "blockade",
                 "timing",
+                "!golden point",
             ),
         ),
     ),

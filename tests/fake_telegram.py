@@ -639,7 +639,9 @@ class _Waiter:
 
 def utf16_len(text: str) -> int:
     """Length in UTF-16 code units: the unit Telegram uses for entity offsets."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    if text.isascii():  # most of the text: no character outside the first plane
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _byte_offset(src: str, index: int) -> int:
@@ -1093,7 +1095,43 @@ class LocalBotSession(AiohttpSession):
             await client.close()
 
 
+#: JPEG start-of-frame markers (baseline, progressive, ...): their segment gives the size.
+#: The others of 0xC0-0xCF are Huffman tables (C4), reserved (C8) and arithmetic coding (CC).
+_JPEG_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """A JPEG's width and height read from its frame header (microseconds, where Pillow's
+    header reading also parses every table); None if ``data`` is not a well-formed JPEG up
+    to that header."""
+    if not data.startswith(b"\xff\xd8"):
+        return None
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+            continue
+        length = int.from_bytes(data[at + 2 : at + 4], "big")
+        if length < 2:
+            return None
+        if marker in _JPEG_SOF:
+            if at + 9 > len(data) or length < 7:
+                return None
+            height = int.from_bytes(data[at + 5 : at + 7], "big")
+            width = int.from_bytes(data[at + 7 : at + 9], "big")
+            return (width, height) if width and height else None
+        at += 2 + length
+    return None
+
+
 def _image_size(data: bytes, *, full_decode: bool) -> tuple[int, int]:
+    if not full_decode:
+        size = _jpeg_size(data)
+        if size is not None:
+            return size
     with Image.open(io.BytesIO(data)) as image:
         if full_decode:
             image.load()

@@ -43,6 +43,8 @@ from PIL import Image
 
 from tests.fake_telegram import (
     FakeTelegram,
+    _image_size,
+    _jpeg_size,
     command_entities,
     parse_html,
     parse_markdown_v2,
@@ -870,3 +872,21 @@ def test_form_data_parser_reads_what_aiohttp_writes_and_refuses_broken_bodies() 
         with pytest.raises(TelegramApiError) as caught:
             list(parse_form_data(broken, b"b"))
         assert caught.value.error_code == 400
+
+
+def test_jpeg_size_from_the_frame_header_agrees_with_pillow() -> None:
+    """The load benchmark's fake server reads an upload's size from the JPEG frame header
+    alone; it must agree with Pillow on real JPEGs (baseline and progressive, odd sizes) and
+    refuse what is not one, which then goes to Pillow (and fails as Telegram fails)."""
+    for width, height, progressive in ((1024, 905, False), (800, 706, True), (33, 17, False)):
+        buffer = io.BytesIO()
+        Image.new("RGB", (width, height), "peru").save(
+            buffer, format="JPEG", quality=80, progressive=progressive
+        )
+        data = buffer.getvalue()
+        assert _jpeg_size(data) == (width, height) == _image_size(data, full_decode=True)
+    assert _jpeg_size(png(8, 8)) is None
+    assert _jpeg_size(b"\xff\xd8 not a marker") is None
+    assert _jpeg_size(b"\xff\xd8\xff\xc0\x00") is None  # cut inside the header
+    with pytest.raises(OSError):
+        _image_size(b"\xff\xd8 not a marker", full_decode=False)

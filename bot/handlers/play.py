@@ -147,18 +147,21 @@ async def open_picker(
         await query.answer(t(lang, "outdated"))
         return
     target = Target(place.chat_id, place.thread_id)
+    # The answer is seen by the tapper alone, with the private view or picker that follows
+    # it: in their language, as those are (the group's board keeps the group's).
+    own = await shows.langs.of_chat(actor.user_id)
     if seat is None or seat != mover:  # a short answer, then a private view of their own
         name = short_name(snap.names.get(mover, "?"))
         await answer_quietly(
             query,
-            t(lang, "picker_spectator", name=name) if seat is None else t(lang, "not_your_turn"),
+            t(own, "picker_spectator", name=name) if seat is None else t(own, "not_your_turn"),
         )
         await shows.show_view(snap, target, actor.user_id, query.id)
         return
     # Answered first: drawing and sending the picker is the slow part of this tap. (If
     # Telegram then refuses the picker, the board's own buttons appear instead.)
     note = await shows.picker_note(snap)
-    await answer_quietly(query, t(lang, note) if note else None)
+    await answer_quietly(query, t(own, note) if note else None)
     await shows.open_picker(snap, target, actor.user_id, query.id)
 
 

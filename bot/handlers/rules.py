@@ -70,6 +70,7 @@ from teacher import (
     get_rejection,
     get_topic,
     match,
+    suggest,
     topics_for_rule,
 )
 from teacher.position import Ask, PositionAnswer, Verdict, explain, parse_intent
@@ -167,6 +168,18 @@ def menu_keyboard(lang: str) -> InlineKeyboardMarkup:
             ]
         ]
     )
+
+
+def maybe_view(lang: str, topics: Sequence[Topic]) -> tuple[str, InlineKeyboardMarkup]:
+    """A "did you mean …?" for a question the matcher could not answer but found close to a
+    topic or two (``teacher.suggest``): their buttons (🔎), then the menu's sections."""
+    names = t(lang, "rules_maybe_or").join(h(topic.title.get(as_lang(lang))) for topic in topics)
+    buttons = [
+        _button("🔎 " + topic_label(lang, topic), RulesCB(view="topic", key=topic.id))
+        for topic in topics
+    ]
+    rows = [*_rows(buttons), *menu_keyboard(lang).inline_keyboard]
+    return t(lang, "rules_maybe", topics=names), InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def menu_text(lang: str, context: RulesContext, *, private: bool) -> str:
@@ -661,11 +674,17 @@ async def answer_question(
     )
     if not results:
         # A how-to about the bot itself is declined as a rules answer but still helped.
-        key = "rules_about_bot" if about_bot(question[:QUESTION_LIMIT]) else "rules_unknown"
+        text, keyboard = t(lang, "rules_unknown"), menu_keyboard(lang)
+        if about_bot(question[:QUESTION_LIMIT]):
+            text = t(lang, "rules_about_bot")
+        elif maybe := suggest(
+            question[:QUESTION_LIMIT], lang_hint=as_lang(lang), variant=context.game_variant
+        ):
+            text, keyboard = maybe_view(lang, [r.topic for r in maybe])
         await _deliver(
             outbox,
             message.chat.id,
-            lambda: message.answer(t(lang, key), reply_markup=menu_keyboard(lang)),
+            lambda: message.answer(text, reply_markup=keyboard),
         )
         return
     best = results[0].topic

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.drawing import BOARD_WIDTH
+from bot.drawing import BOARD_WIDTH, PICKER_WIDTH
 from bot.presenter.common import ChatView, last_play_event, short_name, viewer_side
 from engine import Phase, Side
 from gameplay import Snapshot
@@ -68,7 +68,7 @@ def board_options(snap: Snapshot, view: ChatView) -> BoardOptions:
         result=result,
         labels=RU_LABELS if lang == "ru" else EN_LABELS,
         image_format="jpeg",
-        width=BOARD_WIDTH,
+        width=PICKER_WIDTH if view.picker else BOARD_WIDTH,
         optimize_jpeg=False,
     )
 

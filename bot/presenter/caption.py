@@ -164,8 +164,11 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
             out.append(t(lang, "cap_picker_public"))
         return _with_clock(lang, snap, out)
     if view.picker and game.phase is Phase.MOVE and not game.steps and view.pick is None:
-        plays = view.way is PickerWay.PLAYS and whole_plays(game)
-        out.append(t(lang, "cap_picker_plays" if plays else "cap_picker"))
+        offered = bool(whole_plays(game))  # else "or a whole play" would point at nothing
+        if offered and view.way is PickerWay.PLAYS:
+            out.append(t(lang, "cap_picker_plays"))
+        else:
+            out.append(t(lang, "cap_picker" if offered else "cap_picker_steps"))
     if game.phase is Phase.MOVE and game.steps:
         entered = play_notation(
             game, side, game.steps, game.turn.notation(), viewer_side(snap, view)

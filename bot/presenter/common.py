@@ -169,6 +169,14 @@ def play_notation(
     return f"{notation} [{seen}]"
 
 
+def burned_text(burned: Sequence[int]) -> str:
+    """The dice a play left unplayed: «6» or, of a double, «6×2» (two sixes — «6-6» would
+    read as the whole roll)."""
+    if len(burned) > 1 and len(set(burned)) == 1:
+        return f"{burned[0]}×{len(burned)}"
+    return ", ".join(str(d) for d in burned)
+
+
 def event_line(lang: str, snap: Snapshot, event: Event, numbering: Side | None = None) -> str:
     """One play of the caption: who, the roll, the play in ``numbering``'s points."""
     game = snap.game
@@ -191,7 +199,7 @@ def event_line(lang: str, snap: Snapshot, event: Event, numbering: Side | None =
             name=name,
             dice=dice,
             play=play,
-            burned="-".join(str(d) for d in burned),
+            burned=burned_text(burned),
             rule=forfeit_rule(event, game),
         )
     return t(lang, "cap_last", name=name, dice=dice, play=play)

@@ -341,6 +341,8 @@ TEXTS: dict[str, str] = {
     "rules_unknown": "🤷 I don't know that one. Try other words — say, “when does a die burn” or "
     "“what is mars” — or pick a topic:",
     "rules_close": "🔎 If you meant something else — maybe “{topic}”? The button is below.",
+    "rules_maybe": "🤔 I'm not sure — did you mean “{topics}”? Tap it below or pick a topic:",
+    "rules_maybe_or": "” or “",
     "rules_pos_illegal": "❌ <b>{move}</b> is not allowed: {reason}",
     "rules_pos_no_checker": "❌ <b>{move}</b> is not allowed: you have no checker on {point} (C-1)",
     "rules_pos_legal": "✅ <b>{move}</b> can be played with {dice} — as part of a play.",
@@ -434,6 +436,7 @@ TEXTS: dict[str, str] = {
     "btn_way_steps": "🔢 Step by step",
     "cap_picker_public": "The move is chosen in private; the board changes once it is made.",
     "cap_picker": "🔒 Only you see this. Pick a checker, or a whole play.",
+    "cap_picker_steps": "🔒 Only you see this. Pick a checker to move.",
     "cap_picker_plays": "🔒 Only you see this. Pick a whole play, or “Step by step”.",
     "picker_fallback": "Your private view did not open: the move buttons are on the board now.",
     "picker_again": "Opening your move view again.",

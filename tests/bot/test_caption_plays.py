@@ -9,10 +9,22 @@ from pathlib import Path
 
 import storage
 from bot.presenter import ChatView, caption, event_line
-from bot.presenter.common import viewer_side
+from bot.presenter.common import burned_text, viewer_side
 from bot.texts import t
 from engine import Phase, format_steps
-from gameplay import Actor, ChatKind, GameService, Lobby, Place, PlayText, Roll, Snapshot, Take
+from gameplay import (
+    Actor,
+    ChatKind,
+    GameService,
+    Lobby,
+    PickerWay,
+    Place,
+    PlayText,
+    Roll,
+    Snapshot,
+    Take,
+    whole_plays,
+)
 
 GROUP = Place(-100_700, 0, ChatKind.GROUP)
 ANNA = Actor(31, "Анна")
@@ -85,3 +97,34 @@ async def test_the_game_over_caption_shows_every_play_of_the_last_action(tmp_pat
             assert plays and "🏆" in text
             finals += 1
     assert finals == 3
+
+
+async def test_the_picker_offers_whole_plays_only_when_it_has_them(tmp_path: Path) -> None:
+    """The picker's first line of help names what its buttons offer: "or a whole play"
+    (or "Step by step") only when the roll has few enough plays to list, else a checker."""
+    keys = {"cap_picker": 0, "cap_picker_plays": 0, "cap_picker_steps": 0}
+    async for _, snap in played_games(tmp_path / "nardy.sqlite3", 2):
+        game = snap.game
+        if game.phase is not Phase.MOVE or game.steps:
+            continue
+        mover = _mover(snap).user_id
+        offered = bool(whole_plays(game))
+        for way in PickerWay:
+            view = ChatView("en", owner_user_id=mover, picker=True, way=way)
+            if offered:
+                key = "cap_picker_plays" if way is PickerWay.PLAYS else "cap_picker"
+            else:
+                key = "cap_picker_steps"
+            lines = caption(snap, view).splitlines()
+            assert t("en", key) in lines, (key, lines)
+            others = set(keys) - {key}
+            assert not any(t("en", other) in lines for other in others), lines
+            keys[key] += 1
+    assert all(keys.values()), keys
+
+
+def test_unplayed_dice_of_a_double_say_how_many() -> None:
+    """«6-6 — сгорело 6-6» read as if the whole roll burned: two sixes of four are «6×2»."""
+    assert burned_text((6, 6)) == "6×2"
+    assert burned_text((4, 4, 4)) == "4×3"
+    assert burned_text((5,)) == "5"

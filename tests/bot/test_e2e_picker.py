@@ -424,8 +424,15 @@ async def test_whole_play_buttons_are_the_engines_legal_plays(tmp_path: Path) ->
                 await one_step(w, mover)
             else:
                 raise AssertionError("no roll with few plays came up")
+            mark, shown = tg.mark(), where.file
             await tap_message_and_wait(tg, w.group, where, mover, acts[Act.WAY])
             picker = surface(tg, w.group, mover)
+            # The way changes the buttons, not the picture: nothing is drawn or uploaded.
+            assert [c.method for c in tg.calls(chat_id=w.group) if c.seq >= mark] == [
+                "answerCallbackQuery",
+                "editEphemeralMessageCaption",
+            ]
+            assert picker.file is shown and picker.photo_size == (800, 706)  # a picker's size
             lang = "en" if mover is w.bob else "ru"
             offered = {
                 label: GameCB.unpack(d).s
@@ -533,3 +540,45 @@ async def test_an_expired_picker_is_opened_again_with_the_steps_made(tmp_path: P
             assert public_calls(tg, mark) == []
             after = await active_match(run.app, GROUP, w.alice.id)
             assert after.game.steps == steps
+
+
+def _marks_forced(lang: str, caption: str) -> bool:
+    return t(lang, "cap_forced") in caption or t(lang, "cap_forced_short") in caption
+
+
+async def test_a_play_made_automatically_is_marked_in_the_picker_as_on_the_board(
+    tmp_path: Path,
+) -> None:
+    """The group's board marks a play made for a player because it was their only one; the
+    next mover's picker, opened from the stored game, shows that play marked too (and marks
+    nothing the board does not). Plays are typed (/m), so the game reaches its bear-off,
+    where forced plays are common, in few updates."""
+    rng = random.Random(8)
+    async with FakeTelegram(token=TOKEN) as tg:
+        w = meet(tg)
+        async with running_bot(tg, tmp_path / "b.sqlite3", seed=8) as run:
+            await start_game(w, "long")
+            marked = 0
+            for _ in range(400):
+                snap = await active_match(run.app, GROUP, w.alice.id)
+                if snap is None or snap.game.phase is Phase.OVER:
+                    break
+                game = snap.game
+                mover = w.players[snap.user_ids[game.seat_to_act]]
+                board = current_board(tg, w.group)
+                acts = {cb.a: d for _, cb, d in game_buttons(board)}
+                await tap_and_wait(tg, w.group, board.message_id, mover, acts[Act.OPEN])
+                picker = live_picker(tg, w.group, mover)
+                assert picker is not None
+                lang = "en" if mover is w.bob else "ru"
+                on_board = _marks_forced("ru", board.caption or "")
+                assert on_board == _marks_forced(lang, picker.caption or ""), (
+                    board.caption,
+                    picker.caption,
+                )
+                marked += on_board
+                play = format_steps(rng.choice(game.turn.legal_plays).steps)
+                await type_and_wait(tg, w.group, mover, f"/m {play}")
+            else:
+                raise AssertionError("the game did not finish")
+            assert marked >= 2

@@ -286,6 +286,11 @@ async def play_game(
         picker = _picker(tg, group, who)
         if picker is not None and picker.ephemeral_message_id in dead:
             picker = None  # as a person would: the picker does nothing, so tap the board
+        covering = tg.shown_in_place_of(group, who, board.message_id)
+        if picker is None and covering is not None and game_buttons(covering):
+            # ... unless a picker is shown in the board's place: the mover sees only that
+            # (a slow answer on a busy machine made it look dead), so they tap it again.
+            picker = covering
         where = picker or board
         buttons = game_buttons(where)
         choice = None

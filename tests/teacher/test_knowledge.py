@@ -920,7 +920,9 @@ def test_dictionary_words_are_not_typo_corrected() -> None:
     matcher = default_matcher()
     assert "дом" not in matcher.terms_of("дам")
     assert matcher.terms_of("мрас")  # not a word: one edit from «марс», a 4-letter typo
-    assert match("мрас")[0].topic.id == "game_end"
+    # (Since v10 joined training — «марс в гороскопе», «когда полетят на Марс» are off-topic —
+    # the bare word is declined; told with points it is the game's end.)
+    assert match("сколько очков за мрас")[0].topic.id == "game_end"
 
 
 def test_written_moves_are_not_dice_and_say_what_they_touch() -> None:
@@ -951,6 +953,53 @@ OTHER_GAMES = [
 @pytest.mark.parametrize("question", OTHER_GAMES)
 def test_another_game_named_gets_no_answer(question: str) -> None:
     assert match(question) == [], [(r.topic.id, r.matched) for r in match(question)]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # Round 10: another game named only as a comparison or as who is asking.
+        ("кто начинает партию, белые как в шахматах?", "first_player"),
+        ("who starts the game, white like in chess?", "first_player"),
+        ("я обычно играю в шахматы, кто ходит первым?", "first_player"),
+        ("i usually play chess, who moves first?", "first_player"),
+    ],
+)
+def test_another_game_as_a_comparison_is_a_nardy_question(question: str, expected: str) -> None:
+    results = match(question)
+    assert results and results[0].topic.id == expected, [r.topic.id for r in results]
+
+
+def test_comparisons_are_the_game_named_after_a_comparing_word() -> None:
+    from teacher.offtopic import comparisons
+    from teacher.text import tokenize
+
+    lemma = default_matcher()._ru.lemma
+    words = tokenize("белые ходят первыми, как в шахматах?").words
+    assert [words[i] for i in sorted(comparisons(words, lemma))] == ["как", "в", "шахматах"]
+    # «как» opening a question is "how": that asks about chess
+    assert comparisons(tokenize("как в шахматах ходит конь").words, lemma) == frozenset()
+    assert comparisons(tokenize("a pawn moves like a rook").words, lemma) == frozenset()
+    assert match("как в шахматах ходит конь") == []
+
+
+def test_did_you_mean_only_when_no_answer_and_something_is_close() -> None:
+    from teacher import suggest
+
+    # a name no topic explains, close to the variants topic: offered, not answered
+    assert match("что такое тапа", lang_hint="ru") == []
+    maybe = suggest("что такое тапа", lang_hint="ru")
+    assert [r.topic.id for r in maybe][:1] == ["variants"] and all(r.close for r in maybe)
+    assert len(maybe) <= 2
+    # answered questions, other games, the bot and small talk get no "did you mean"
+    for question in (
+        "можно ли снять две шашки с головы",
+        "как ходит конь в шахматах",
+        "как начать новую игру в боте",
+        "какая погода завтра в москве",
+        "абырвалг кукарямба",
+    ):
+        assert suggest(question) == [], question
 
 
 @pytest.mark.parametrize(
