@@ -120,7 +120,7 @@ class InlineBoards:
         uploaders: Sequence[int],
         *,
         picture: bool,
-        version: int = 0,
+        version: int,
     ) -> None:
         """Show ``board`` (the game at ``version``) in the inline message: the picture too
         (by file id) unless ``picture`` is False or no chat could take its upload. Raises
