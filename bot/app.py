@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import time
@@ -44,6 +43,7 @@ from bot.drawing import Painter
 from bot.handlers import routers
 from bot.inline_boards import InlineBoards
 from bot.languages import Languages
+from bot.memory import settle_memory
 from bot.middlewares import Claim, Context, GameTap, Updates
 from bot.outbox import Outbox
 from bot.private import PrivateAnswers, PrivateScope
@@ -222,7 +222,10 @@ def make_dispatcher(
 ) -> Dispatcher:
     """The dispatcher with the objects handlers ask for by name, the middlewares (see
     :mod:`bot.middlewares`) and the routers."""
+    # No handler keeps conversation state (a game's state is in storage): aiogram's FSM
+    # middleware would look a state up for every update for nobody to read.
     dp = Dispatcher(
+        disable_fsm=True,
         games=games,
         lobby=lobby,
         shows=shows,
@@ -388,18 +391,6 @@ async def check_inline_mode(bot: Bot) -> bool:
             me.username,
         )
     return bool(me.supports_inline_queries)
-
-
-def settle_memory() -> None:
-    """Put everything alive at start-up out of the garbage collector's reach.
-
-    The imports, aiogram's and pydantic's machinery, fonts and caches are ~180,000 objects
-    that live as long as the process. Every full collection walked all of them: measured
-    under load, 100–200 ms with the event loop stopped — the slowest taps' answers. Frozen,
-    they are never walked again; a full collection then looks only at what came later.
-    """
-    gc.collect()
-    gc.freeze()
 
 
 async def housekeeping(app: App, every: float = 3600) -> None:

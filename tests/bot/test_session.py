@@ -73,13 +73,17 @@ def test_a_plain_edit_returns_the_message_telegram_sent() -> None:
 
 
 def test_start_up_objects_are_frozen_out_of_the_garbage_collector() -> None:
-    from bot.app import settle_memory
+    from bot.memory import GC_THRESHOLDS, settle_memory
 
+    thresholds = gc.get_threshold()
     try:
         settle_memory()
         # Everything alive now (modules, aiogram, pydantic schemas) is out of the collector's
-        # reach; a full collection walks only what came after.
+        # reach; a full collection walks only what came after, and less often.
         assert gc.get_freeze_count() > 50_000
         assert len(gc.get_objects()) < gc.get_freeze_count() / 10
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert GC_THRESHOLDS[0] > thresholds[0] and GC_THRESHOLDS[2] > thresholds[2]
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
