@@ -60,6 +60,18 @@ def turn_of(snap: Snapshot) -> tuple[int, int]:
     return turn_key(snap.match.game_number, snap.game)
 
 
+#: More versions than one game of a match reaches (a save is one; a game has a few hundred).
+GAME_VERSIONS = 1 << 20
+
+
+def inline_version(snap: Snapshot) -> int:
+    """The version an edit of an inline message names for "newest wins" (``Outbox.ticket``):
+    the games of a match follow one another in that one message, and each next game is a new
+    stored game whose versions start again from 1, so the game's number in its match orders
+    first — else every edit of the second game would lose to the first game's last one."""
+    return snap.match.game_number * GAME_VERSIONS + snap.version
+
+
 class Shows:
     """Publishes snapshots of games (through :class:`~bot.boards.Boards`)."""
 
@@ -314,7 +326,7 @@ class Shows:
         uploaders = sorted(people, key=lambda uid: uid != mover)
         try:
             await self.inline.edit(
-                inline_id, board, uploaders, picture=picture, version=snap.version
+                inline_id, board, uploaders, picture=picture, version=inline_version(snap)
             )
         except InlineLost:
             await self.inline_gone(snap)
