@@ -244,7 +244,8 @@ class Shows:
         await self._show_boards(snap)
 
     async def _show_boards(self, snap: Snapshot) -> None:
-        """Edit every board message of the game to ``snap`` (nothing else)."""
+        """Edit every board message of the game to ``snap``, its inline message included
+        (nothing else)."""
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
                 await self.boards.edit(
@@ -256,6 +257,9 @@ class Shows:
                 )
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
+        inline = await self.inline_target(snap)
+        if inline is not None:
+            await self._send(snap, inline)
 
     async def pick(
         self, snap: Snapshot, target: Target, message_id: int, point: int | None

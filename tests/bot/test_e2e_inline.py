@@ -511,3 +511,52 @@ async def test_the_next_game_of_an_inline_match_is_shown_in_the_same_message(
         await until(
             tg, card.chat_id, lambda: any(cb.v == now.version for _, cb, _ in game_buttons(card))
         )
+
+
+async def test_a_redelivered_tap_saved_before_shows_the_inline_message_as_stored(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """The bot saved a tap in an inline game and died before editing the message; started
+    again, it gets the tap once more. It is not played twice, and the message is brought to
+    the stored game — else it would keep the old version's buttons, each tap on them
+    answered "outdated" and nothing ever editing the message again."""
+    tg = fake_telegram
+    alice, boris, _ = people(tg)
+    friends = tg.users_chat(alice, boris)
+    players = {alice.id: alice, boris.id: boris}
+    database = tmp_path / "redelivered.sqlite3"
+    async with running_bot(tg, database) as run:
+        card = await start_game(tg, alice, boris, friends, "c.long.1.d")
+        assert card.inline_message_id is not None
+        snap = await run.app.games.find_inline(card.inline_message_id)
+        assert snap is not None and snap.game.seat_to_act is not None
+        mover = players[snap.user_ids[snap.game.seat_to_act]]
+        acts = {cb.a: d for _, cb, d in game_buttons(card)}
+        if Act.MOVE not in acts:  # a point first: its destinations are offered
+            await tap_card(tg, card, mover, data=acts[Act.PICK])
+            acts = {cb.a: d for _, cb, d in game_buttons(card)}
+
+        async def died_before_showing(*args: object, **kwargs: object) -> None:
+            return None
+
+        run.app.shows.update = died_before_showing  # type: ignore[method-assign]
+        mark = tg.mark()
+        query_id = await tg.tap_inline(card.inline_message_id, mover, acts[Act.MOVE])
+        await tg.wait_for(
+            lambda c: (
+                c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == query_id
+            ),
+            since=mark,
+            timeout=30,
+        )
+        await tg.wait_settled(quiet=0.1, timeout=30)
+        saved = await run.app.games.find_inline(card.inline_message_id)
+        assert saved is not None and saved.version == snap.version + 1
+    assert not any(cb.v == saved.version for _, cb, _ in game_buttons(card))
+    async with running_bot(tg, database) as run:
+        await tg.redeliver(tg.update_id_of(query_id))
+        await until(
+            tg, card.chat_id, lambda: any(cb.v == saved.version for _, cb, _ in game_buttons(card))
+        )
+        after = await run.app.games.find_inline(card.inline_message_id)
+        assert after is not None and after.version == saved.version  # played once
