@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from ai_arena import make_agent
-from arena_pool import pool
+from arena_pool import paired, pool
 from cube_positions import generated, judge_player
 
 from ai.cube import CubeSettings
@@ -93,3 +93,16 @@ def test_pool_counts_points_and_kinds_exactly() -> None:
         pool([old, {**new, "pairing": "hard:medium"}])
     with pytest.raises(SystemExit):
         pool([{**old, "cube": True}])
+
+
+def test_paired_runs_meet_on_the_game_indices_both_played() -> None:
+    """A two-worker run names its games; an older one-worker line counts from its start."""
+    line = {"pairing": "hard:gnubg", "games": 4, "points": [1, -2, 2, 1], "indices": [0, 1, 4, 5]}
+    old = {"pairing": "hard:gnubg", "games": 4, "start": 2, "points": [-1, -1, 1, 3]}
+    got = paired([line], [old])  # games 4 and 5: (2 - 1) and (1 - 3)
+    assert got["games"] == 2 and got["same_result"] == 0
+    assert got["ppg_diff"] == pytest.approx((1 - 2) / 2)
+    lo, hi = got["ppg_diff_ci95"]
+    assert lo < got["ppg_diff"] < hi
+    with pytest.raises(SystemExit):
+        paired([line], [{**old, "start": 10}])
