@@ -82,6 +82,8 @@ ACT_RETRIES = 2
 #: Seconds a chat's settings or language, once read, are believed when other processes may
 #: change them (several workers on one database).
 SHARED_MAX_AGE = 5.0
+#: The versions a new game's own writes reach: its row, then its opening move log.
+OPENING_VERSIONS = 2
 # A match to many points has more games; more than this is not a real match.
 MATCH_GAMES_LIMIT = 200
 
@@ -676,14 +678,19 @@ class GameService:
 
     async def next_in_match(self, snap: Snapshot) -> Snapshot | None:
         """The game that followed ``snap``'s in its match (stored with its finish), as its
-        first board shows it; None while ``snap`` is active, after the match, or for a game
-        without a dice seed (its match's games cannot be told from others). A redelivered
+        first board shows it (as it stands, once someone has played in it); None while
+        ``snap`` is active, after the match, or for a game without a dice seed (its match's
+        games cannot be told from others). A redelivered
         update that had finished a game shows this board, which the worker that saved the
         finish may have died before sending."""
         if snap.active or snap.match.is_over or snap.row.dice_seed_id is None:
             return None
         later = [g for g in await self.store.match_games(snap.game_id) if g.game_id > snap.game_id]
-        return None if not later else await self._first_view(later[0])
+        if not later:
+            return None
+        if later[0].version > OPENING_VERSIONS:  # played on since (an inline message's, say)
+            return await self.snapshot(later[0])
+        return await self._first_view(later[0])
 
     # ---- move clocks and ending without play -------------------------------------------------
 
