@@ -26,8 +26,10 @@ async def test_a_finish_redelivered_after_a_crash_shows_the_next_game(tmp_path: 
             group, alice, _ = await start_group_game(tg, "long 3")
             first = await active_match(run.app, group.id, alice.id)
             assert first is not None and first.match.length == 3
+            mark = tg.mark()
             await tg.send_text(group, alice, "/resign")
-            await tg.wait_idle(quiet=0.1)
+            await tg.wait_for("sendMessage", chat_id=group, since=mark, timeout=30)
+            await tg.wait_settled(timeout=30)
             confirm = tg.last_bot_message_seen_by(group, alice)
             yes = next(d for _, cb, d in game_buttons(confirm) if cb.a is Act.RESIGN_YES)
 
@@ -36,7 +38,7 @@ async def test_a_finish_redelivered_after_a_crash_shows_the_next_game(tmp_path: 
 
             run.app.shows.update = killed  # type: ignore[method-assign]
             await tg.tap(group, confirm.message_id, alice, yes, check_button=False)
-            await tg.wait_idle(quiet=0.2, timeout=30)
+            await tg.wait_settled(timeout=30)
             tapped = max(tg._update_archive)
             second = await active_match(run.app, group.id, alice.id)
             assert second is not None and second.game_id != first.game_id
@@ -46,7 +48,8 @@ async def test_a_finish_redelivered_after_a_crash_shows_the_next_game(tmp_path: 
         async with running_bot(tg, db, group_picker=False) as run:
             mark = tg.mark()
             await tg.redeliver(tapped)
-            await tg.wait_idle(quiet=0.2, timeout=30)
+            await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+            await tg.wait_settled(timeout=30)
             # game 2's first board was sent to the group, once, and is its stored board
             photos = [c for c in tg.calls("sendPhoto", group) if c.seq > mark]
             assert len(photos) == 1
@@ -56,6 +59,6 @@ async def test_a_finish_redelivered_after_a_crash_shows_the_next_game(tmp_path: 
             # a second redelivery sends nothing more
             mark = tg.mark()
             await tg.redeliver(tapped)
-            await tg.wait_idle(quiet=0.2, timeout=30)
+            await tg.wait_settled(timeout=30)
             assert [c for c in tg.calls("sendPhoto", group) if c.seq > mark] == []
             assert (await active_match(run.app, group.id, alice.id)).game_id == second.game_id
