@@ -145,9 +145,14 @@ def test_strategy_words_are_answered_by_the_strategy_topic(question: str, lang: 
     assert [m.topic.id for m in match(question, lang_hint=lang)][:1] == ["strategy_terms"]
 
 
-def test_the_prime_stays_the_six_block() -> None:
-    """RULES.md §6: «прайм» is the players' word for the block (L-19), so its rule answers."""
-    assert [m.topic.id for m in match("что такое прайм", lang_hint="ru")][:1] == ["six_block"]
+def test_the_prime_is_a_word_of_strategy_and_of_the_block_rule() -> None:
+    """RULES.md §6: «прайм» is the players' word for the block (L-19). Asked what it means, it
+    is a strategy word (the strategy topic says what it is, the block rule comes second; the
+    blind sets v6–v10 filed it so five times); asked whether one may build it, the rule."""
+    what = [m.topic.id for m in match("что такое прайм", lang_hint="ru")]
+    assert what[:2] == ["strategy_terms", "six_block"]
+    rule = match("можно ли строить прайм из шести шашек в длинных", lang_hint="ru")
+    assert [m.topic.id for m in rule][:1] == ["six_block"]
 
 
 @pytest.mark.parametrize(
