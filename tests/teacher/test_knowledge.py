@@ -525,7 +525,9 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("сколько дают за марс с кубом", "game_end", ("cube",)),
     ("домашний марс бывает?", "game_end", ()),
     ("сколько очков даёт бэкгамон", "game_end", ()),
-    ("кoкс", "game_end", ()),  # Latin "o" inside
+    # Latin "o" inside; the bare word is declined since v11 joined training (round 11: v11
+    # taught «кокс это уголь» — coke the fuel — as off-topic, and one word has no context).
+    ("что такое кoкс", "game_end", ()),
     ("what is марс", "game_end", ()),
     ("что такое gammon", "game_end", ()),
     ("марсом проиграл это сколько", "game_end", ()),
