@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 #: Pictures drawn ahead (:meth:`Boards.prepare`) are kept until used, at most this many (one
 #: JPEG is ~110 KB; a game has at most one waiting, for as long as its mover thinks).
 PREPARED = 128
+#: What a picture is drawn from: two equal ones are the same picture.
+_Picture = tuple[Position, BoardOptions]
 
 GONE = (
     "message to edit not found",
@@ -82,6 +84,12 @@ class Picker:
     ephemeral_id: int
 
 
+def _shows(picker: Picker) -> tuple[int, int, int]:
+    """A picker's key among the pictures remembered as shown (its ephemeral id alone is not
+    unique: each chat counts its own)."""
+    return picker.chat_id, picker.receiver, picker.ephemeral_id
+
+
 class PickerFailed(Exception):
     """An ephemeral picker could not be sent or changed (refused, expired, deleted); the
     layer above re-sends it or falls back to buttons on the shared board."""
@@ -124,7 +132,8 @@ class Boards:
         #: edit whose picture is the same (whole plays or step by step chosen, a picker
         #: brought up to date that was) changes only the caption and buttons — nothing is
         #: drawn or uploaded. Another worker may change a picker's picture: not with several.
-        self._picker_pictures: Recent[tuple[int, int], tuple[Position, BoardOptions]] = Recent(
+        #: Keyed by chat, receiver and ephemeral id (each chat counts its ephemeral ids).
+        self._picker_pictures: Recent[tuple[int, int, int], _Picture] = Recent(
             4096, max_age=None if sole_writer else 0
         )
         self.sole_writer = sole_writer
@@ -398,11 +407,9 @@ class Boards:
             raise PickerFailed(str(exc)) from None
         if msg is None or msg.ephemeral_message_id is None:
             raise PickerFailed("no ephemeral message id in the answer")
-        self._picker_pictures[(receiver, msg.ephemeral_message_id)] = (
-            board.position,
-            board.options,
-        )
-        return Picker(target.chat_id, receiver, msg.ephemeral_message_id)
+        picker = Picker(target.chat_id, receiver, msg.ephemeral_message_id)
+        self._picker_pictures[_shows(picker)] = (board.position, board.options)
+        return picker
 
     async def edit_picker(
         self, game_id: int, picker: Picker, board: Board, *, version: int, picture: bool = True
@@ -412,7 +419,7 @@ class Boards:
         (expired, deleted) or refused. The picture is drawn and sent only if it differs from
         the one the picker shows."""
         key = ("ephemeral", picker.receiver, picker.ephemeral_id)
-        shows = (picker.receiver, picker.ephemeral_id)
+        shows = _shows(picker)
         picture = picture and self._picker_pictures.get(shows) != (board.position, board.options)
         if picture:  # what it shows is unknown until this edit is through
             self._picker_pictures.pop(shows, None)
@@ -451,7 +458,7 @@ class Boards:
 
     async def close_picker(self, picker: Picker) -> None:
         """Delete a picker (its receiver sees the shared board again); gone already is fine."""
-        self._picker_pictures.pop((picker.receiver, picker.ephemeral_id), None)
+        self._picker_pictures.pop(_shows(picker), None)
         with contextlib.suppress(TelegramAPIError):
             await self.outbox.run(
                 picker.chat_id,

@@ -325,8 +325,9 @@ class Outbox:
     ) -> T | None:
         """Run ``call``, an edit showing the newest wanted state of a message (a board's id,
         or a picker's key), when the chat's budget allows; skipped (None) if a newer state
-        was asked for meanwhile, by this worker or another, or if ``skip`` says so (as in
-        :meth:`run`: a board made from a game version older than one shown since).
+        was asked for meanwhile, by this worker or another — one of a newer ``version``
+        whenever it was asked, or a later one of the same — or if ``skip`` says so (as in
+        :meth:`run`).
 
         ``ticket``: from :meth:`ticket`, taken when the state was wanted, before something
         slow (drawing its picture) came in between; None: the state (of game ``version``)

@@ -60,6 +60,18 @@ def turn_of(snap: Snapshot) -> tuple[int, int]:
     return turn_key(snap.match.game_number, snap.game)
 
 
+#: More versions than one game of a match reaches (a save is one; a game has a few hundred).
+GAME_VERSIONS = 1 << 20
+
+
+def inline_version(snap: Snapshot) -> int:
+    """The version an edit of an inline message names for "newest wins" (``Outbox.ticket``):
+    the games of a match follow one another in that one message, and each next game is a new
+    stored game whose versions start again from 1, so the game's number in its match orders
+    first — else every edit of the second game would lose to the first game's last one."""
+    return snap.match.game_number * GAME_VERSIONS + snap.version
+
+
 class Shows:
     """Publishes snapshots of games (through :class:`~bot.boards.Boards`)."""
 
@@ -232,7 +244,8 @@ class Shows:
         await self._show_boards(snap)
 
     async def _show_boards(self, snap: Snapshot) -> None:
-        """Edit every board message of the game to ``snap`` (nothing else)."""
+        """Edit every board message of the game to ``snap``, its inline message included
+        (nothing else)."""
         for target, message_id in await self.boards.targets(snap.game_id):
             try:
                 await self.boards.edit(
@@ -244,6 +257,9 @@ class Shows:
                 )
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
+        inline = await self.inline_target(snap)
+        if inline is not None:
+            await self._send(snap, inline)
 
     async def pick(
         self, snap: Snapshot, target: Target, message_id: int, point: int | None
@@ -314,7 +330,7 @@ class Shows:
         uploaders = sorted(people, key=lambda uid: uid != mover)
         try:
             await self.inline.edit(
-                inline_id, board, uploaders, picture=picture, version=snap.version
+                inline_id, board, uploaders, picture=picture, version=inline_version(snap)
             )
         except InlineLost:
             await self.inline_gone(snap)

@@ -454,3 +454,109 @@ async def test_an_inline_games_clock_reminds_and_offers_the_claim_in_private(
         final = await run.app.store.get_game(snap.game_id)
         assert final.status is storage.GameStatus.FINISHED
         assert "M-19" in (card.caption or "")
+
+
+async def test_the_next_game_of_an_inline_match_is_shown_in_the_same_message(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """A match to 3 in an inline message: the first game ends with a dropped double, and the
+    same message shows the second game (a new stored game, whose versions start again from
+    1) and keeps following it, though the first game's edits showed larger versions."""
+    tg = fake_telegram
+    alice, boris, _ = people(tg)
+    friends = tg.users_chat(alice, boris)
+    players = {alice.id: alice, boris.id: boris}
+    async with running_bot(tg, tmp_path / "match.sqlite3") as run:
+        card = await post_challenge(tg, alice, friends, "short 3", "c.short.3.d")
+        await accept(tg, card, boris, "✅ Accept")
+        assert card.inline_message_id is not None
+        first = await run.app.games.find_inline(card.inline_message_id)
+        assert first is not None
+        rng = random.Random(3)
+        for _ in range(200):  # play until the player to roll may double instead
+            mark = tg.mark()
+            snap = await run.app.games.find_inline(card.inline_message_id)
+            assert snap is not None and snap.game_id == first.game_id
+            if not await caught_up(tg, card.chat_id, card, snap.version, mark):
+                continue
+            seat = snap.game.seat_to_act
+            assert seat is not None
+            acts = {cb.a: data for _, cb, data in game_buttons(card)}
+            if Act.DOUBLE in acts:
+                await tap_card(tg, card, players[snap.user_ids[seat]], data=acts[Act.DOUBLE])
+                break
+            await drive_inline(tg, run.app, card, players, rng, actions=1, finish=False)
+        else:
+            raise AssertionError("no double was offered")
+        mark = tg.mark()
+        snap = await run.app.games.find_inline(card.inline_message_id)
+        assert snap is not None and snap.game.phase is Phase.DOUBLE
+        await caught_up(tg, card.chat_id, card, snap.version, mark)
+        taker = players[snap.user_ids[snap.game.seat_to_act]]
+        drop = {cb.a: data for _, cb, data in game_buttons(card)}[Act.DROP]
+        ended_at = snap.version
+        await tap_card(tg, card, taker, data=drop)
+        second = await run.app.games.find_inline(card.inline_message_id)
+        assert second is not None and second.game_id != first.game_id
+        assert second.version < ended_at  # the second game counts its versions anew
+        await until(
+            tg,
+            card.chat_id,
+            lambda: {cb.game for _, cb, _ in game_buttons(card)} == {second.game_id},
+        )
+        # ... and the message follows the second game's turns.
+        await drive_inline(tg, run.app, card, players, rng, actions=6, finish=False)
+        now = await run.app.games.find_inline(card.inline_message_id)
+        assert now is not None and now.game_id == second.game_id and now.version > second.version
+        await until(
+            tg, card.chat_id, lambda: any(cb.v == now.version for _, cb, _ in game_buttons(card))
+        )
+
+
+async def test_a_redelivered_tap_saved_before_shows_the_inline_message_as_stored(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    """The bot saved a tap in an inline game and died before editing the message; started
+    again, it gets the tap once more. It is not played twice, and the message is brought to
+    the stored game — else it would keep the old version's buttons, each tap on them
+    answered "outdated" and nothing ever editing the message again."""
+    tg = fake_telegram
+    alice, boris, _ = people(tg)
+    friends = tg.users_chat(alice, boris)
+    players = {alice.id: alice, boris.id: boris}
+    database = tmp_path / "redelivered.sqlite3"
+    async with running_bot(tg, database) as run:
+        card = await start_game(tg, alice, boris, friends, "c.long.1.d")
+        assert card.inline_message_id is not None
+        snap = await run.app.games.find_inline(card.inline_message_id)
+        assert snap is not None and snap.game.seat_to_act is not None
+        mover = players[snap.user_ids[snap.game.seat_to_act]]
+        acts = {cb.a: d for _, cb, d in game_buttons(card)}
+        if Act.MOVE not in acts:  # a point first: its destinations are offered
+            await tap_card(tg, card, mover, data=acts[Act.PICK])
+            acts = {cb.a: d for _, cb, d in game_buttons(card)}
+
+        async def died_before_showing(*args: object, **kwargs: object) -> None:
+            return None
+
+        run.app.shows.update = died_before_showing  # type: ignore[method-assign]
+        mark = tg.mark()
+        query_id = await tg.tap_inline(card.inline_message_id, mover, acts[Act.MOVE])
+        await tg.wait_for(
+            lambda c: (
+                c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == query_id
+            ),
+            since=mark,
+            timeout=30,
+        )
+        await tg.wait_settled(quiet=0.1, timeout=30)
+        saved = await run.app.games.find_inline(card.inline_message_id)
+        assert saved is not None and saved.version == snap.version + 1
+    assert not any(cb.v == saved.version for _, cb, _ in game_buttons(card))
+    async with running_bot(tg, database) as run:
+        await tg.redeliver(tg.update_id_of(query_id))
+        await until(
+            tg, card.chat_id, lambda: any(cb.v == saved.version for _, cb, _ in game_buttons(card))
+        )
+        after = await run.app.games.find_inline(card.inline_message_id)
+        assert after is not None and after.version == saved.version  # played once
