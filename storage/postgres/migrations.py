@@ -13,8 +13,8 @@ PRECISION`` (SQLite's ``REAL``), ``BYTEA`` (``BLOB``), and JSON columns as text 
 parse (the stored text is returned byte for byte, which ``jsonb`` would not do).
 
 Two workers starting at once: migrating takes an advisory lock (a session lock, held across the
-steps' transactions), and each step re-reads the version in its transaction, so the second
-worker waits for the first, sees the new version and skips.
+steps' transactions) before it looks at the schema, and each step re-reads the version in its
+transaction, so the second worker waits for the first, sees the new version and skips.
 """
 
 from __future__ import annotations
@@ -331,12 +331,16 @@ async def migrate(
     wanted = goal(migrations, target)
     code_version = len(migrations)
 
-    await check_openable(conn, where, migrations)  # refuse before locking or writing
-
     # A session lock, taken before the migrations' transactions start: a transaction begun
     # before another worker's migration committed would still see the old catalog.
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
+        # Refused under the lock, before writing: a worker migrating at this moment has
+        # committed its steps before letting go. Checked while it commits, the lookup of
+        # ``schema_version`` (a catalog lookup, which may predate the transaction's snapshot)
+        # can miss the table while the count of tables sees the rest: a false "foreign
+        # database" (seen with two workers starting at once on a fresh database).
+        await check_openable(conn, where, migrations)
         for migration in migrations[:wanted]:
             async with conn.transaction():
                 current = await schema_version(conn)

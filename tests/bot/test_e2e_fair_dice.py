@@ -123,7 +123,7 @@ async def test_game_against_the_computer_verifies_after_resigning(tmp_path: Path
             await tg.wait_idle()
             await type_and_wait(tg, chat, eve, "/new")
             await tg.tap_button(chat, eve, t("en", "btn_ai_long"))
-            await tg.wait_idle(quiet=0.1)
+            await tg.wait_settled()  # the levels are offered by a handler that may outlast a lull
             mark = tg.mark()
             await tg.tap_button(chat, eve, t("en", "level_easy"))
             await tg.wait_for("sendPhoto", chat_id=chat, since=mark, timeout=30)
