@@ -12,15 +12,17 @@ is never an artefact of two searches:
 * **error** of a play = max(0, equity(best) − equity(played)), in points per game at cube 1;
   forced plays and passes are not decisions and count for nothing;
 * **cube decisions** — a double, a take, a drop, and a roll *without* a double by a player
-  who had the cube (centred or their own, not the Crawford game): each is valued from the
-  doubler's cubeless equity E before the roll (the same 1-ply estimate) as three numbers for
-  the doubler — no double, double/take, double/drop (:class:`CubeValues`):
+  who had the cube (centred or their own, not the Crawford game): each is valued from how
+  the doubler's game may end before the roll (the nets' outcome distribution, mars and koks
+  included, as the levels' cube takes it) as three numbers for the doubler — no double,
+  double/take, double/drop (:class:`CubeValues`):
 
-  - in a single game (money play) by Janowski's model (:func:`money_cube`): a cube's value
-    is the share :data:`CUBE_EFFICIENCY` of a fully live cube's (piecewise linear in E, cash
-    point at E = 0.6) and the rest of the dead cube's (E itself). At ⅔ the model doubles
-    from E = 0.375 (redoubles from 0.43) and takes down to −0.57, where ``ai.player``'s
-    levels double at 0.40 (0.48) and take down to −0.56;
+  - in a single game (money play) by Janowski's model as the ``medium`` and ``hard`` levels
+    value it (:func:`money_cube`: :mod:`ai.cube` with ``hard``'s settings — the distribution
+    at 1-ply, cube efficiency 0.75 in contact and 0.6 in a race, a dead cube after a take to
+    the top face). The right answer is the one with the better equity: the levels' margins
+    (in contact a double must beat playing on, a take the drop, by a little) are their
+    caution against an opponent stronger than their nets, not part of the value;
   - in a match (``match``: the score) by match winning chances in the dead-cube model of
     :mod:`ai.match`, converted to money-like equity (GNU Backgammon's EMG: winning the cube's
     value is +1, losing it −1); a roll without a double is a mistake only where
@@ -47,7 +49,9 @@ from enum import StrEnum
 from functools import lru_cache
 
 from ai import get_player, hint
+from ai.cube import money_cube as cube_values
 from ai.match import MatchEquityTable, MatchScore, cube_mwc, should_double
+from ai.player import CUBE_SETTINGS
 from ai.variant_ai import variant_ai
 from engine.game import MAX_CUBE, Event, EventKind
 from engine.options import Options
@@ -72,12 +76,6 @@ STRONG_MAX = 5.0
 AVERAGE_MAX = 25.0
 MISTAKES_SHOWN = 3
 BIG_BLOT_SHOTS = 4  # a play leaving this many more shots than the best one: that is "why"
-#: Janowski's cube efficiency x of the money-game cube model (:func:`money_cube`): 0 is a
-#: dead cube, 1 a fully live one. ⅔ puts the model's doubling and take points next to the
-#: thresholds the computer levels play by (``ai.player``).
-CUBE_EFFICIENCY = 2 / 3
-#: A fully live cube's cash point in equity (80 % wins without gammons).
-CASH_POINT = 0.6
 
 
 class Label(StrEnum):
@@ -146,26 +144,26 @@ class CubeValues:
         return self.double_take <= self.double_drop
 
 
-def _clamp(value: float) -> float:
-    return max(-1.0, min(1.0, value))
-
-
-def money_cube(equity: float, *, redouble: bool = False) -> CubeValues:
-    """Janowski's money-game cube model for a doubler with cubeless ``equity`` E (before the
-    roll, cube centred or, with ``redouble``, the doubler's own).
-
-    A fully live cube (a player doubles at the last moment, the cash point E = c =
-    :data:`CASH_POINT`) makes the cubeful equity linear in E between the points where a
-    double is cashed or dropped: centred −c → −1 to c → +1, my cube −1 → −1 to c → +1, the
-    opponent's cube −c → −1 to 1 → +1. The model takes :data:`CUBE_EFFICIENCY` of that and
-    the rest from the dead cube (E): no double is worth x·live(E) + (1 − x)·E, double/take
-    twice the opponent's-cube value, double/drop 1."""
-    x, c = CUBE_EFFICIENCY, CASH_POINT
-    mine = _clamp((equity + 1) / (1 + c) * 2 - 1) if redouble else _clamp(equity / c)
-    theirs = _clamp((equity + c) / (1 + c) * 2 - 1)
-    no_double = x * mine + (1 - x) * equity
-    take = 2 * (x * theirs + (1 - x) * equity)
-    return CubeValues(equity, no_double, take, 1.0, redouble)
+def money_cube(
+    results: Sequence[tuple[int, float]],
+    *,
+    race: bool = False,
+    redouble: bool = False,
+    cube: int = 1,
+) -> CubeValues:
+    """Janowski's money-game cube values (:func:`ai.cube.money_cube`) for a doubler whose game
+    may end as ``results`` ((points at cube 1, probability), before its roll), with the cube
+    efficiency the ``hard`` level uses in a ``race`` or in contact; ``redouble``: the doubler
+    owns the cube; ``cube``: its present value (a take to the top face leaves a dead cube)."""
+    settings = CUBE_SETTINGS["hard"]
+    values = cube_values(
+        results,
+        efficiency=settings.race if race else settings.contact,
+        redouble=redouble,
+        dead_after_take=2 * cube >= MAX_CUBE,
+    )
+    equity = sum(points * prob for points, prob in results)
+    return CubeValues(equity, values.no_double, values.double_take, values.double_drop, redouble)
 
 
 def match_cube(
@@ -269,6 +267,7 @@ class _Valuer:
         self.options = options
         self.medium = get_player("medium", variant, seed=0)
         self._cache: dict[tuple[Position, bool], float] = {}
+        self._results: dict[tuple[Position, bool], list[tuple[int, float]]] = {}
 
     def best_reply(self, position: Position, dice: tuple[int, int], first_turn: bool) -> float:
         """The best 0-ply equity the side to move can reach with ``dice``."""
@@ -282,6 +281,20 @@ class _Valuer:
             total = sum(w * self.best_reply(position, d, first_turn) for d, w in ROLLS)
             self._cache[key] = total / 36.0
         return self._cache[key]
+
+    def pre_roll_results(self, position: Position, first_turn: bool) -> list[tuple[int, float]]:
+        """How the game may end for the side to move before its roll, as the ``hard``
+        level's money cube sees it (the nets at its cube depth); without nets, win or lose a
+        single game with the chances of :meth:`pre_roll`'s equity."""
+        key = (position, first_turn)
+        if key not in self._results:
+            depth = CUBE_SETTINGS["hard"].depth
+            results = self.medium.pre_roll_results(position, depth, self.options)
+            if results is None:
+                win = min(1.0, max(0.0, (self.pre_roll(position, first_turn) + 1) / 2))
+                results = [(1, win), (-1, 1 - win)]
+            self._results[key] = results
+        return self._results[key]
 
     def play(self, play: Play, opponent_first: bool) -> float:
         """Equity of ``play`` for the side that made it."""
@@ -414,9 +427,10 @@ class _CubeJudge:
         """The cube's three lines for ``doubler`` about to roll in ``before``, and whether
         doubling is what the model would do."""
         position = before.with_turn(doubler)
-        equity = self.valuer.pre_roll(position, first_turn)
         if self.match is None or self.table is None:
-            values = money_cube(equity, redouble=own)
+            results = self.valuer.pre_roll_results(position, first_turn)
+            race = variant_ai(self.valuer.variant).no_contact(position.mover, position.opponent)
+            values = money_cube(results, race=race, redouble=own, cube=cube)
             return values, values.double > values.no_double
         score = self.match
         if doubler is Side.BLACK:
@@ -425,6 +439,7 @@ class _CubeJudge:
             )
         results = self.valuer.medium.pre_roll_results(position)
         if results is None:  # no nets: the equity as a game without doubled results
+            equity = self.valuer.pre_roll(position, first_turn)
             win = min(1.0, max(0.0, (equity + 1) / 2))
             results = [(1, win), (-1, 1 - win)]
         values = match_cube(self.table, score, results, cube, redouble=own)
@@ -608,7 +623,6 @@ def head_point(variant: str) -> int | None:
 
 __all__ = [
     "AVERAGE_MAX",
-    "CUBE_EFFICIENCY",
     "STRONG_MAX",
     "CubeValues",
     "Decision",

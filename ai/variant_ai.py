@@ -133,6 +133,11 @@ class VariantAI:
         cares; every long first turn moves a checker off the head)."""
         return False
 
+    def training_start(self, rng: np.random.Generator) -> tuple[Board, Board]:
+        """``(me, opp)``, ``opp`` to roll: a start for a self-play game in a family of
+        positions the nets misjudge (the trainer's ``starts`` setting)."""
+        raise ValueError(f"no generated training starts for {self.name} nardy")
+
     def no_contact(self, me: Board, opp: Board) -> bool:
         """Whether no checker can meet an opposing one again (a pure race)."""
         return not bool(self.contact(np.asarray([me]), np.asarray([opp]))[0])
@@ -231,6 +236,11 @@ class ShortAI(VariantAI):
 
     def heuristic_score(self, me: Board, opp: Board) -> float:
         return heuristic.short_score(me, opp)
+
+    def training_start(self, rng: np.random.Generator) -> tuple[Board, Board]:
+        from ai.training.starts import blind_spot_start  # training code, loaded on use
+
+        return blind_spot_start(rng)
 
 
 @cache

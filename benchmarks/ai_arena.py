@@ -409,8 +409,12 @@ def main() -> None:
     summary = summarise(args.variant, name_a, name_b, total, args.cube)
     summary["seconds"] = round(time.perf_counter() - t0, 1)
     summary["seed"], summary["start"] = args.seed, args.start
-    # A's points per game (worker by worker with --jobs), so runs can be pooled exactly
+    # A's points per game (worker by worker with --jobs), so runs can be pooled exactly, and
+    # each one's game index (a worker plays a prefix of its chunk), so runs of the same seed
+    # can be paired game by game (same dice: arena_pool.py --against)
     summary["points"] = total.points
+    played = zip(parts, chunks, strict=True)
+    summary["indices"] = [i for part, chunk in played for i in chunk[: len(part.points)]]
     lo, hi = summary["win_ci95"]
     plo, phi = summary["ppg_ci95"]
     print(
@@ -418,7 +422,7 @@ def main() -> None:
         f"{name_a} wins {summary['win_rate']:.1%} [{lo:.1%}, {hi:.1%}], "
         f"ppg {summary['ppg']:+.3f} [{plo:+.3f}, {phi:+.3f}], {summary['seconds']} s"
     )
-    print(json.dumps({k: v for k, v in summary.items() if k != "points"}))
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("points", "indices")}))
     if args.json:
         with args.json.open("a") as fh:
             fh.write(json.dumps(summary) + "\n")

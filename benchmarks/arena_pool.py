@@ -3,11 +3,19 @@ other with ``--start``) into one summary: win rate with its Wilson interval, poi
 with its normal interval.
 
     python benchmarks/arena_pool.py first.jsonl extension.jsonl
+    python benchmarks/arena_pool.py new.jsonl --against old.jsonl   # paired by game index
+
 
 A line carries A's points per game (``points``) since ``--start`` exists; an older line has
 only the counts of each result kind (``kinds``, e.g. ``A:mars``), which fix the points of each
 game when the cube was off (``--points-of`` gives the points of each kind, default oin 1, mars
 2, koks 3), so it pools exactly too.
+
+``--against`` pairs the runs with other runs of the same seed game by game (game ``i``'s
+dice are the same in both): the mean of A's per-game point differences over the games both
+played, with its normal interval — tighter than comparing two separate intervals. A line
+names its games' indices (``indices``) since 2026-12-02; an older line is read as one worker's
+games ``start, start + 1, …`` (true of every run without ``--jobs``).
 """
 
 from __future__ import annotations
@@ -39,6 +47,34 @@ def points_of(line: dict) -> list[int]:
     return out
 
 
+def game_points(lines: list[dict]) -> dict[int, int]:
+    """A's points by game index over ``lines`` (see the module docstring)."""
+    out: dict[int, int] = {}
+    for line in lines:
+        points = points_of(line)
+        start = line.get("start", 0)
+        indices = line.get("indices") or range(start, start + len(points))
+        out |= dict(zip(indices, points, strict=True))
+    return out
+
+
+def paired(lines: list[dict], against: list[dict]) -> dict:
+    """A's points per game in ``lines`` minus in ``against``, over the games both played."""
+    a, b = game_points(lines), game_points(against)
+    common = sorted(a.keys() & b.keys())
+    if not common:
+        raise SystemExit("no game index in both sets of runs")
+    diff = [a[i] - b[i] for i in common]
+    mean = statistics.fmean(diff)
+    half = 1.96 * statistics.pstdev(diff) / math.sqrt(len(diff))
+    return {
+        "games": len(common),
+        "ppg_diff": mean,
+        "ppg_diff_ci95": [mean - half, mean + half],
+        "same_result": sum(1 for d in diff if d == 0),
+    }
+
+
 def pool(lines: list[dict]) -> dict:
     """One summary of several lines of the same pairing, variant and cube setting."""
     keys = {(x["variant"], x["pairing"], bool(x.get("cube"))) for x in lines}
@@ -67,10 +103,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+", type=Path)
     ap.add_argument("--pairing", help="only lines of this pairing (A:B as in the lines)")
+    ap.add_argument("--against", nargs="+", type=Path, help="pair with these runs by game")
+    ap.add_argument("--against-pairing", help="only their lines of this pairing")
     args = ap.parse_args()
-    lines = [json.loads(t) for f in args.files for t in f.read_text().splitlines() if t.strip()]
-    if args.pairing:
-        lines = [x for x in lines if x["pairing"] == args.pairing]
+    lines = read(args.files, args.pairing)
     s = pool(lines)
     lo, hi = s["win_ci95"]
     plo, phi = s["ppg_ci95"]
@@ -79,6 +115,20 @@ def main() -> None:
         f"[{lo:.1%}, {hi:.1%}], ppg {s['ppg']:+.3f} [{plo:+.3f}, {phi:+.3f}]"
     )
     print(json.dumps(s))
+    if args.against:
+        d = paired(lines, read(args.against, args.against_pairing))
+        lo, hi = d["ppg_diff_ci95"]
+        print(
+            f"paired over {d['games']} games: A's ppg minus the other runs' "
+            f"{d['ppg_diff']:+.3f} [{lo:+.3f}, {hi:+.3f}], {d['same_result']} same results"
+        )
+        print(json.dumps(d))
+
+
+def read(files: list[Path], pairing: str | None) -> list[dict]:
+    """The summary lines of ``files``, only those of ``pairing`` if given."""
+    lines = [json.loads(t) for f in files for t in f.read_text().splitlines() if t.strip()]
+    return [x for x in lines if x["pairing"] == pairing] if pairing else lines
 
 
 if __name__ == "__main__":

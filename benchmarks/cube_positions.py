@@ -6,11 +6,20 @@ cube owned by the roller), and every player's equity lost on its double and take
     python benchmarks/cube_positions.py judge --levels medium hard "hard^old=1"
     python benchmarks/cube_positions.py judge --levels hard "hard^d=0" --losses cube.json
     python benchmarks/cube_positions.py compare "hard^d=0" hard cube.json
+    # the blind-spot set: generated positions the nets misjudge (ai.training.starts)
+    python benchmarks/cube_positions.py build --generated 1000 \
+        --out benchmarks/data/short_cube_blind.json.gz
+    python benchmarks/cube_positions.py judge --set benchmarks/data/short_cube_blind.json.gz \
+        --levels hard gnubg
 
 **Positions** are the pre-roll boards of ``benchmarks/data/short_positions.json.gz`` (varied
 play: random, noisy hand-written, nets; see ``short_positions.py``). Each is valued twice by
 gnubg at ``--plies`` (2 by default; money play, Jacoby and beavers off, as in our rules): with
-the cube centred and with the roller owning it (a redouble).
+the cube centred and with the roller owning it (a redouble). ``--generated N`` takes instead
+N positions of the families the nets misjudge (:mod:`ai.training.starts`, a trapped back
+checker behind a prime, a bear-in against a back game; seed 9001, not the trainer's stream):
+``benchmarks/data/short_cube_blind.json.gz``, 1,000 positions. gnubg only judges: these
+values are never training targets.
 
 **Judging**, per position and cube state, from the roller's side (values per unit of the
 cube): the double decision loses ``max(nd, min(dt, dp)) − chosen`` (doubling is worth
@@ -38,12 +47,14 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np
 from ai_arena import GnubgAgent, make_agent
 from long_positions import paired_difference
 
 from ai.cube import money_cube
 from ai.player import Player
 from ai.race import race_outcomes
+from ai.training.starts import blind_spot_start
 from ai.variant_ai import variant_ai
 from engine.game import Game, Phase
 from engine.options import Options
@@ -72,9 +83,26 @@ def gnubg_cube(agent: GnubgAgent, me: list[int], opp: list[int], owner: int) -> 
                 pass  # gnubg's own chatter
 
 
+def generated(n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` pre-roll boards (roller first) from :func:`ai.training.starts.blind_spot_start`
+    with its own seed: the positions the nets misjudge, for a cube set of their own (their
+    cube decisions are where hard's cube wars against gnubg came from, docs/ai.md)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        me, opp = blind_spot_start(rng)  # ``opp`` is to roll
+        out.append({"me": list(opp), "opp": list(me)})
+    return out
+
+
 def build(args: argparse.Namespace) -> None:
-    with gzip.open(args.source, "rt") as fh:
-        source = json.load(fh)["positions"]
+    if args.generated:
+        source = generated(args.generated, args.seed)
+        origin = f"ai.training.starts.blind_spot_start, {args.generated}, seed {args.seed}"
+    else:
+        with gzip.open(args.source, "rt") as fh:
+            source = json.load(fh)["positions"]
+        origin = str(args.source)
     judge = GnubgAgent(args.plies)
     t0 = time.perf_counter()
     out = []
@@ -90,7 +118,7 @@ def build(args: argparse.Namespace) -> None:
         judge.close()
     meta = {
         "variant": VARIANT,
-        "source": str(args.source),
+        "source": origin,
         "judge": f"gnubg {args.plies}-ply, cubeful, money (Jacoby and beavers off)",
         "values": "[no double, double/take, double/pass] per unit of the cube, roller's side",
         "seconds": round(time.perf_counter() - t0),
@@ -268,6 +296,8 @@ def main() -> None:
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build")
     b.add_argument("--source", type=Path, default=SOURCE)
+    b.add_argument("--generated", type=int, help="instead: this many generated positions")
+    b.add_argument("--seed", type=int, default=9001, help="of --generated")
     b.add_argument("--plies", type=int, default=2)
     b.add_argument("--out", type=Path, default=DEFAULT_SET)
     j = sub.add_parser("judge")

@@ -233,15 +233,24 @@ class Shows:
         had been saved: the worker that saved it may not have shown it), and the turn's open
         pickers too (a step saved by a worker that died before editing the picker would
         leave it offering the old steps, each answered "outdated"); pickers and views of
-        an older turn close. No notice and no next game is sent from here, so a redelivery
-        never doubles a message."""
+        an older turn close. No notice is sent from here, so a redelivery never doubles a
+        message. A game of a match that finished is followed by its next game (stored with the
+        finish): its first board is sent where this game's are, unless it has one already —
+        the worker that saved the finish may have died before sending it."""
         try:
             snap = await self.games.load(game_id, fresh=True)
         except Refused:
             return
         await self.boards.shown(snap.game_id, snap.version)
         await self._close_stale_picker(snap)
+        snap.next_game = await self.games.next_in_match(snap)
         await self._show_boards(snap)
+        nxt = snap.next_game
+        if nxt is None or await self.boards.targets(nxt.game_id):
+            return
+        inline = await self.inline_target(snap)
+        shown = [t for t, _ in await self.boards.targets(snap.game_id)]
+        await self.show_new(nxt, shown + ([inline] if inline is not None else []) or None)
 
     async def _show_boards(self, snap: Snapshot) -> None:
         """Edit every board message of the game to ``snap``, its inline message included

@@ -82,6 +82,8 @@ ACT_RETRIES = 2
 #: Seconds a chat's settings or language, once read, are believed when other processes may
 #: change them (several workers on one database).
 SHARED_MAX_AGE = 5.0
+#: The versions a new game's own writes reach: its row, then its opening move log.
+OPENING_VERSIONS = 2
 # A match to many points has more games; more than this is not a real match.
 MATCH_GAMES_LIMIT = 200
 
@@ -621,6 +623,7 @@ class GameService:
             if game.phase is Phase.OVER and game.result is not None:
                 match.record_result()
                 result = stored_result(game)
+                nxt = await self._prepare_next(row, match, snap.user_ids, dice)
                 finished = await self.store.finish_game(
                     row.game_id,
                     row.version,
@@ -630,8 +633,9 @@ class GameService:
                     score=_score_by_colour(match, game),
                     update_id=update_id,
                     dice=rolls,
+                    next_game=None if nxt is None else nxt[0],
                 )
-                out = await self._after_finish(finished, match)
+                out = await self._after_finish(finished, match, nxt)
             else:
                 saved = await self.store.save_game(
                     row.game_id,
@@ -656,16 +660,37 @@ class GameService:
         out.forced_plays = forced
         return out
 
-    async def _after_finish(self, finished: storage.FinishedGame, match: Match) -> Snapshot:
+    async def _after_finish(
+        self,
+        finished: storage.FinishedGame,
+        match: Match,
+        nxt: tuple[storage.NextGame, Match] | None,
+    ) -> Snapshot:
         """A game just finished with a result: reveal the seed if the match is over, else
-        start its next game."""
+        describe its next game (stored with the finish) as its first board shows it."""
         out = await self.snapshot(finished.game, match)
         out.finished = finished
         if match.is_over:
             await self._reveal(finished.game.dice_seed_id)
-        else:
-            out.next_game = await self._start_next(finished.game, match, out.user_ids)
+        elif finished.next_game is not None and nxt is not None:
+            out.next_game = await self._first_view(finished.next_game, nxt[1])
         return out
+
+    async def next_in_match(self, snap: Snapshot) -> Snapshot | None:
+        """The game that followed ``snap``'s in its match (stored with its finish), as its
+        first board shows it (as it stands, once someone has played in it); None while
+        ``snap`` is active, after the match, or for a game without a dice seed (its match's
+        games cannot be told from others). A redelivered
+        update that had finished a game shows this board, which the worker that saved the
+        finish may have died before sending."""
+        if snap.active or snap.match.is_over or snap.row.dice_seed_id is None:
+            return None
+        later = [g for g in await self.store.match_games(snap.game_id) if g.game_id > snap.game_id]
+        if not later:
+            return None
+        if later[0].version > OPENING_VERSIONS:  # played on since (an inline message's, say)
+            return await self.snapshot(later[0])
+        return await self._first_view(later[0])
 
     # ---- move clocks and ending without play -------------------------------------------------
 
@@ -696,6 +721,7 @@ class GameService:
             match.record_result()
             result = stored_result(game)
             moves = [new_move(e) for e in game.history[before:] if e.kind not in ("roll", "end")]
+            nxt = await self._prepare_next(snap.row, match, snap.user_ids)
             try:
                 finished = await self.store.claim_timeout(
                     game_id,
@@ -706,6 +732,7 @@ class GameService:
                     moves=moves,
                     score=_score_by_colour(match, game),
                     update_id=update_id,
+                    next_game=None if nxt is None else nxt[0],
                 )
             except storage.DuplicateUpdateError:
                 return Outcome(None)
@@ -718,7 +745,7 @@ class GameService:
             except storage.GameNotActiveError:
                 self.cache.forget(game_id)
                 raise Refused(Refusal.GAME_OVER) from None
-            out = await self._after_finish(finished, match)
+            out = await self._after_finish(finished, match, nxt)
             out.events = list(game.history[before:])
             return Outcome(out)
 
@@ -909,10 +936,15 @@ class GameService:
                 row = accepted.game
         except storage.ActiveGameExistsError:
             raise Refused(Refusal.GAME_EXISTS) from None
-        row = await self._log_initial(row, match, seats)
+        return await self._first_view(await self._log_initial(row, match, seats), match)
+
+    async def _first_view(self, row: storage.Game, match: Match | None = None) -> Snapshot:
+        """A new game as its first board shows it: what was played before anyone acted (the
+        opening lot, forced plays, the computer's turn) and its dice seed's commitment."""
         snap = await self.snapshot(row, match)
-        snap.events = list(match.current.history)
-        snap.dice_commitment = (await self.store.get_dice_seed(seed_id)).commitment
+        snap.events = list(snap.match.current.history)
+        if row.dice_seed_id is not None:
+            snap.dice_commitment = (await self.store.get_dice_seed(row.dice_seed_id)).commitment
         return snap
 
     async def _log_initial(
@@ -955,24 +987,26 @@ class GameService:
             client_seeds=() if client_seed is None else (client_seed,),
         )
 
-    async def _start_next(
-        self, row: storage.Game, match: Match, seats: dict[int, int | None]
-    ) -> Snapshot | None:
-        """The next game of a match (M-15 … M-18) as a new stored game in the same chat."""
+    async def _prepare_next(
+        self, row: storage.Game, match: Match, seats: dict[int, int | None], dice: Dice = None
+    ) -> tuple[storage.NextGame, Match] | None:
+        """The next game of a match (M-15 … M-18) that the finish of ``match``'s game stores
+        with it, in the same chat, its opening played (None: the match is over). Its dice
+        continue ``dice`` after the finished game's (loaded from the seed when not given), so
+        they follow the ones the finish stores."""
+        if match.is_over:
+            return None
         nxt = match.copy()
         nxt.next_game()
+        if dice is None and row.dice_seed_id is not None:
+            dice = await fair_dice.dice_for(self.store, row.dice_seed_id)
+        await self._settle(nxt, seats, row.ai_level, dice)
         place = Place(row.chat_id, row.thread_id, inline_message_id=row.inline_message_id)
-        try:
-            return await self.create(
-                nxt,
-                place,
-                seats,
-                ai_level=row.ai_level,
-                seed_id=row.dice_seed_id,
-                move_clock=clocks.game_clock(row.options),
-            )
-        except Refused:
-            return None
+        new = self._new_row(
+            nxt, place, seats, row.ai_level, row.dice_seed_id, dice, clocks.game_clock(row.options)
+        )
+        opening = [new_move(e) for e in nxt.current.history if e.kind in ("move", "pass")]
+        return storage.NextGame(new, opening), nxt
 
     async def rematch(
         self, actor: Actor, game_id: int, *, client_seed: str | None = None

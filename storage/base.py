@@ -45,6 +45,7 @@ from storage.models import (
     NewGame,
     NewInvitation,
     NewMove,
+    NextGame,
     PickerMessage,
     PickerTurn,
     Rating,
@@ -232,12 +233,15 @@ class Storage(abc.ABC):
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
         dice: DiceRolls | None = None,
+        next_game: NextGame | None = None,
     ) -> FinishedGame:
         """Save the final state and the result, and update statistics and ratings atomically.
 
         Both players' statistics (against people or against the computer) change with the
         game; ratings change only for a game between two people. The clock and any standing
-        offer are removed. Errors as in :meth:`save_game`.
+        offer are removed. ``next_game``: the match's next game, created in the same
+        transaction (``FinishedGame.next_game``), so it exists exactly when the finish does —
+        once, by the one write that wins the version. Errors as in :meth:`save_game`.
         """
 
     @abc.abstractmethod
@@ -301,10 +305,12 @@ class Storage(abc.ABC):
         moves: Sequence[NewMove] = (),
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
+        next_game: NextGame | None = None,
     ) -> FinishedGame:
         """The waiting player claims the game after the clock's deadline: finished like
-        :meth:`finish_game` (``result`` is the engine's score of the resignation of the player
-        on the clock, RULES.md M-19; statistics and ratings count) with reason ``timeout``.
+        :meth:`finish_game`, with its ``next_game`` (``result`` is the engine's score of the
+        resignation of the player on the clock, RULES.md M-19; statistics and ratings count)
+        with reason ``timeout``.
 
         :class:`~storage.errors.ClaimRefusedError` (``no_clock``, ``not_expired``,
         ``on_clock``, ``not_a_player``), :class:`~storage.errors.StaleVersionError` (a move

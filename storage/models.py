@@ -13,7 +13,7 @@ the bot queries.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -147,6 +147,18 @@ class NewGame:
     #: messages). Such a game does not occupy its chat: ``chat_id`` is then the inviter's
     #: private chat, where the game goes on if the inline message is lost.
     inline_message_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """The next game of a match, stored in the transaction that finishes the game before it,
+    so a finished game of an unfinished match never stands without its next one (a crash
+    between two writes cannot leave the match stuck, and only the write that wins the finish
+    creates it). ``moves`` are what was played before its first save (forced opening plays,
+    the computer's first turn): its move log from move one."""
+
+    game: NewGame
+    moves: Sequence[NewMove] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +421,9 @@ class FinishedGame:
 
     game: Game
     rating_changes: tuple[RatingChange, ...]
+    #: The match's next game, created in the same transaction as the finish (None: the match
+    #: is over, or no next game was asked for).
+    next_game: Game | None = None
 
 
 @dataclass(frozen=True, slots=True)

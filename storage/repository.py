@@ -55,6 +55,7 @@ from storage.models import (
     NewGame,
     NewInvitation,
     NewMove,
+    NextGame,
     PickerMessage,
     PickerTurn,
     Rating,
@@ -114,6 +115,14 @@ def _turn(turn: tuple[int, int]) -> tuple[int, int]:
     if game_number < 0 or move_number < 0:
         raise ValueError(f"a turn is two counts, not {turn!r}")
     return int(game_number), int(move_number)
+
+
+def _checked_next(nxt: NextGame | None) -> NextGame | None:
+    """A match's next game, checked like a created game before any transaction starts."""
+    if nxt is None:
+        return None
+    check_new_game(nxt.game)
+    return NextGame(nxt.game, check_moves(nxt.moves))
 
 
 def _picker_kind(kind: str) -> None:
@@ -247,6 +256,7 @@ class SqlRepository(Storage):
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
         dice: DiceRolls | None = None,
+        next_game: NextGame | None = None,
     ) -> FinishedGame:
         check_state(state)
         checked_result = check_result(result)
@@ -263,6 +273,8 @@ class SqlRepository(Storage):
             update_id,
             self._now(),
             check_dice(dice),
+            None,
+            _checked_next(next_game),
         )
 
     async def abandon_game(
@@ -307,6 +319,7 @@ class SqlRepository(Storage):
         moves: Sequence[NewMove] = (),
         score: tuple[int, int] | None = None,
         update_id: int | None = None,
+        next_game: NextGame | None = None,
     ) -> FinishedGame:
         check_state(state)
         checked_result = check_result(result)
@@ -323,6 +336,7 @@ class SqlRepository(Storage):
             score,
             update_id,
             self._now(),
+            _checked_next(next_game),
         )
 
     async def offer_abandon(

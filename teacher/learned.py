@@ -225,6 +225,10 @@ class QuestionModel:
             )
             for f, by_class in counts.features.items()
         }
+        off = self.classes.index(OFF_TOPIC) if OFF_TOPIC in self.classes else -1
+        self._rules_features = frozenset(
+            f for f, by_class in counts.features.items() if any(c != off for c in by_class)
+        )
         docs = counts.documents
         self._log_prior = tuple(math.log((d + 1) / (sum(docs) + n)) for d in docs)
 
@@ -237,6 +241,11 @@ class QuestionModel:
     def with_novelty(self, feats: frozenset[str]) -> frozenset[str]:
         """``feats`` and the ``NOVEL`` features for its words no training question had."""
         return feats | novelty(sum(f.startswith(WORD) and f not in self._extra for f in feats))
+
+    def foreign(self, feats: Iterable[str]) -> bool:
+        """Whether any of ``feats`` was never seen in a rules question (only off-topic ones
+        had it, or none): a word from outside the game («холодильник», "espresso")."""
+        return any(f in self._extra and f not in self._rules_features for f in feats)
 
     def probabilities(self, feats: Iterable[str]) -> dict[str, float]:
         """Each class's probability for a question's features (sums to 1)."""

@@ -35,7 +35,15 @@ from teacher import learned
 from teacher.layout import fix_layout
 from teacher.learned import QuestionModel
 from teacher.model import Lang, Topic, TopicMatch, Variant
-from teacher.offtopic import about_the_bot, bot_command, comparisons, names_other_game
+from teacher.offtopic import (
+    EVERYDAY_EN,
+    EVERYDAY_RU,
+    GAME_WORDS,
+    about_the_bot,
+    bot_command,
+    comparisons,
+    names_other_game,
+)
 from teacher.spelling import Speller
 from teacher.text import (
     STOPWORDS_EN,
@@ -203,6 +211,9 @@ class Scored:
     game: Variant | None = None  # the game the question is about (named, or being played)
     other_game: bool = False  # it names another game (chess …): never a nardy answer
     ruled_out: frozenset[int] = frozenset()  # topics a "-" phrase ruled out
+    # An everyday word of the game alone («голова болит»): the model features of the other
+    # words, which decline the question if no rules question ever had one (round 11).
+    everyday: tuple[str, ...] = ()
 
 
 class Matcher:
@@ -240,6 +251,8 @@ class Matcher:
         self._topics = tuple(topics)
         self._double = self._ru.term("дубль")
         self._generic = frozenset(self._term(w) for w in GENERIC_WORDS)
+        self._everyday = frozenset(self._term(w) for w in (*EVERYDAY_RU, *EVERYDAY_EN))
+        self._game_words = frozenset(self._term(w) for w in (*GENERIC_WORDS, *GAME_WORDS))
         self._index = self._build()
         self._model = (model or QuestionModel.shipped()) if learn else None
         # Misspelt words are corrected to the training questions' vocabulary (the model's,
@@ -481,10 +494,11 @@ class Matcher:
         lang_hint: Lang | None,
         unexplained: list[str] | None = None,
         coverage: list[float] | None = None,
+        per_word: list[tuple[str, dict[str, float]]] | None = None,
     ) -> dict[str, float]:
         """The terms of a question with their quality; words that found no term at all are
-        appended to ``unexplained`` and each word's best quality to ``coverage`` (when
-        given)."""
+        appended to ``unexplained``, each word's best quality to ``coverage`` and each word
+        with its own terms to ``per_word`` (when given)."""
         found: dict[str, float] = {}
         for word in significant_words(tokens.words):
             mine: dict[str, float] = {}
@@ -500,6 +514,8 @@ class Matcher:
                 unexplained.append(word)
             if coverage is not None and script != "num":
                 coverage.append(max(mine.values(), default=0.0))
+            if per_word is not None and script != "num":
+                per_word.append((word, mine))
             for term, quality in mine.items():
                 _keep(found, (term,), quality)
         for dice in tokens.dice:
@@ -581,7 +597,8 @@ class Matcher:
         tokens = reading.tokens
         unexplained: list[str] = []
         coverage: list[float] = []
-        found = self._terms(tokens, lang_hint, unexplained, coverage)
+        per_word: list[tuple[str, dict[str, float]]] = []
+        found = self._terms(tokens, lang_hint, unexplained, coverage, per_word)
         scores: dict[int, float] = defaultdict(float)
         matched: dict[int, list[str]] = defaultdict(list)
 
@@ -634,9 +651,34 @@ class Matcher:
         )
         if not reading.asked:
             feats |= {learned.NOT_ASKED}
-        return Scored(
-            tuple(ranked), dict(matched), confident, feats, game, ruled_out=frozenset(ruled_out)
+        everyday = (
+            () if tokens.rule_ids or tokens.dice or tokens.moves else self._everyday_only(per_word)
         )
+        return Scored(
+            tuple(ranked),
+            dict(matched),
+            confident,
+            feats,
+            game,
+            ruled_out=frozenset(ruled_out),
+            everyday=everyday,
+        )
+
+    def _everyday_only(self, per_word: list[tuple[str, dict[str, float]]]) -> tuple[str, ...]:
+        """For a question whose only words of the game are everyday ones («голова», «марс»,
+        "prime") with no word of the game proper beside them (шашка, зар, ход; "checker"):
+        the model features of its words that found no term, which ``_rank`` looks up — a
+        word no rules question ever had («болит», «холодильник», "espresso") says the
+        question is about the everyday sense. Empty otherwise (round 11)."""
+        sure = [
+            (word, {t for t, q in mine.items() if q >= _Q_STEM_SOUND}) for word, mine in per_word
+        ]
+        everyday = {t for _, terms in sure for t in terms & self._everyday}
+        if len(everyday) != 1:  # none, or two of the game's words: «снимать с головы»
+            return ()
+        if any(terms & self._game_words for _, terms in sure):
+            return ()
+        return tuple(learned.WORD + self._term(word) for word, terms in sure if not terms)
 
     def match(
         self,
@@ -687,6 +729,7 @@ class Matcher:
             scored.other_game
             or learned.BOT_CONTEXT in scored.features
             or p.get(learned.OFF_TOPIC, 0.0) >= OFF_TOPIC_MAX
+            or (self._model is not None and self._model.foreign(scored.everyday))
         ):
             return [], False
         raw = dict(scored.ranked)

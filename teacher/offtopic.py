@@ -309,7 +309,32 @@ NEAR_DOMAIN_RU: tuple[str, ...] = (
         "пропали кнопки",
         "команда не работает",
     ),
+    *(
+        # Round 11: the everyday senses of the game's words (``EVERYDAY_RU``) are told by
+        # the words of their own life — health, space and the stars, electronics, cooking,
+        # doors and keys, rubbish, transport, exams, work, money, drinks, building — which
+        # no rules question has: they say that a question with «голова» or «марс» in it is
+        # not about the game. The game's words themselves are left out, so they are not
+        # pulled towards the off-topic class.
+        "болит кружится таблетка от головной боли мигрень давление температура простуда",
+        "помыть шампунем волосы",
+        "планета космос полёт ракета астронавты космонавты",
+        "гороскоп знак зодиака астрология",
+        "шоколадный батончик рецепт пирога тесто мука сахар яйца",
+        "питание ноутбука зарядка розетка провод",
+        "пеноблок бетон стройка покрасить на даче",
+        "дверь квартиры потерял ключи замок сломался",
+        "мусор холодильник диван мебель старая одежда свалка",
+        "поезд электричка автобус метро расписание билет на самолёт рейс вокзал улица адрес",
+        "экзамен сессия зачёт ЕГЭ школа университет анализы кровь",
+        "квартира в аренду кредит ипотека банк зарплата букмекер",
+        "собеседование на работу уволиться с работы начальник",
+        "река пиво коктейль кино фильм видео",
+        "данных уголь политическая выборы",
+    ),
 )
+
+
 NEAR_DOMAIN_EN: tuple[str, ...] = (
     "the bot is not responding",
     "the bot is slow",
@@ -440,6 +465,26 @@ NEAR_DOMAIN_EN: tuple[str, ...] = (
         "the buttons are gone",
         "the command does not work",
     ),
+    *(
+        # Round 11: the everyday senses of the game's words (see NEAR_DOMAIN_RU).
+        "hurts headache pills fever cold doctor",
+        "planet rocket space nasa astronauts humans",
+        "horoscope zodiac astrology",
+        "chocolate espresso coffee latte cappuccino",
+        "number divisible math",
+        "minister amazon subscription",
+        "room hotel rent mortgage",
+        "my job quit work boss company letter notice",
+        "the door lost my keys phone screen password",
+        "trash garbage fridge furniture",
+        "train bus subway flight ticket",
+        "exam driving test school university",
+        "drinks beer cocktail",
+        "horse car marathon football tennis",
+        "dating app chain crypto",
+        "power supply laptop charger concrete building",
+        "overflow programming directors meeting river",
+    ),
 )
 
 
@@ -510,3 +555,35 @@ def bot_command(text: str) -> bool:
     "/start" would be «старт», the head). The bot's own commands never get here: their
     handlers take them, and /rules passes only its argument."""
     return _COMMAND_RE.match(text) is not None
+
+
+# Round 11: words of the game that are everyday words too — «голова болит», «полёт на Марс»,
+# «блок питания», «дверь заперта», «выбросить холодильник», «сдать экзамен», "a prime number",
+# "resign from my job", "a double espresso". Found alone, with words no rules question uses
+# and no word of the game beside them — nor a second such word: «снимать с головы», «марс,
+# все в доме» are the game's — they are not evidence of a rules question (the matcher's
+# ``everyday`` reading). Canonical forms as the lexicon gives them (закрыть is
+# запереть, выкинуть is выбросить); a word of the game proper (шашка, зар, ход, пункт) is
+# never here.
+EVERYDAY_RU: tuple[str, ...] = tuple(
+    """
+    голова рука марс блок удвоение запереть выбросить последний сдать сдаться пройти проход
+    дом двор база мост забор стена снять бар кокс очко ставка поле доска старт камень якорь
+    начало конец середина правило отменить вернуть
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+EVERYDAY_EN: tuple[str, ...] = tuple(
+    """
+    head hand mars block prime double doubles doubling resign lock locked throw home
+    bar bear beaver anchor run land pass stack match start end last
+    rule rules wall fence cube undo take drop
+    """.split()  # noqa: SIM905 - as above
+)
+GAME_WORDS: tuple[str, ...] = tuple(
+    """
+    нарды шашка фишка игра играть ход ходить доска соперник противник зар дубль куш бросок
+    бросить выпасть пункт пипс бить шеш-беш тавла
+    nardy backgammon checker game play move board opponent dice roll point pip hit tavla
+    """.split()  # noqa: SIM905 - as above
+)
+"""Words of the game itself: one of them beside an everyday word makes it the game's."""

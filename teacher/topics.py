@@ -811,6 +811,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=Keywords(
             ru=(
                 "!блок",
+                "прайм",
                 "!забор",
                 "заграждение",
                 "!мост",
@@ -1407,7 +1408,8 @@ TOPICS: tuple[Topic, ...] = (
                 "без марса и кокса (M-11). Итог партии умножается на куб (M-13).\n"
                 "В коротких куб по умолчанию включён, в длинных выключен, пока его не включат в "
                 "/settings (M-14). Там же правило Кроуфорда для матчей (V-16, о нём — в «Матч и "
-                "следующая партия»); правила Якоби (V-17) в боте нет."
+                "следующая партия»); правила Якоби (V-17) в боте нет, "
+                "как и «бобра» (бивер: принять удвоение и тут же переудвоить, оставив куб у себя)."
             ),
             en=(
                 "The doubling cube (dave) raises the stake: 1, then 2, 4, 8 and so on up to 64 "
@@ -1418,7 +1420,8 @@ TOPICS: tuple[Topic, ...] = (
                 "multiplied by the cube (M-13).\n"
                 "It is on by default in short nardy and off in long nardy unless enabled in "
                 "/settings (M-14), where the Crawford rule for matches lives too (V-16; see "
-                "“Matches and the next game”). The bot has no Jacoby rule (V-17)."
+                "“Matches and the next game”). The bot has no Jacoby rule (V-17) "
+                "and no beaver (taking a double and redoubling at once, keeping the cube)."
             ),
         ),
         rule_ids=(
@@ -1455,6 +1458,8 @@ TOPICS: tuple[Topic, ...] = (
                 "кубик с числами",
                 "якоби",
                 "двойная кость",
+                "!бобер",
+                "!бивер",
             ),
             en=(
                 "!doubling cube",
@@ -1474,6 +1479,7 @@ TOPICS: tuple[Topic, ...] = (
                 "jacoby",
                 "take or drop",
                 "drop the double",
+                "!beaver",
             ),
         ),
     ),
@@ -1634,7 +1640,9 @@ TOPICS: tuple[Topic, ...] = (
                 "Встречаются и другие игры: «бешеный гюльбар», где после дубля идут пары ходов на "
                 "каждое следующее число вплоть до шестёрки (V-13); «бешеные нарды» — своя цепочка "
                 "дублей с дополнительным броском (V-14); «шесть-один», от которого дошло только "
-                "название (V-15).\n"
+                "название (V-15). Тавла — турецкое имя нард; в Греции с ней играют плакото и "
+                "февгу, в Болгарии — тапу; армянские, азербайджанские, европейские нарды — те же "
+                "длинные и короткие с местными обычаями.\n"
                 "В их описаниях много пробелов: сколько ходов даёт каждый дубль, действуют ли "
                 "правило головы и запрет блока. Поэтому бот их пока не предлагает и играет "
                 "классические длинные и короткие нарды."
@@ -1643,7 +1651,9 @@ TOPICS: tuple[Topic, ...] = (
                 "You may hear of other games: «crazy gulbara», where a double is followed by pairs "
                 "of moves with each higher number up to six (V-13); «crazy nardy», a different "
                 "chain of doubles with a bonus roll (V-14); and «six-one», known only by its name "
-                "(V-15).\n"
+                "(V-15). Tavla is the Turkish name of nardy; Greeks play plakoto and fevga too, "
+                "Bulgarians tapa; Armenian, Azerbaijani or European nardy are the same long and "
+                "short games with local customs.\n"
                 "Their descriptions leave too much open: how many moves each double gives, whether "
                 "the head and block rules apply. So the bot doesn't offer them for now and plays "
                 "classic long and short nardy."
@@ -1676,6 +1686,13 @@ TOPICS: tuple[Topic, ...] = (
                 "!февга",
                 "!портес",
                 "!мултезим",
+                "!тапа",
+                "армянские нарды",
+                "азербайджанские нарды",
+                "европейские нарды",
+                "турецкие нарды",
+                "греческие нарды",
+                "русские нарды",
             ),
             en=(
                 "!variant",
@@ -1703,6 +1720,11 @@ TOPICS: tuple[Topic, ...] = (
                 "!acey-deucey",
                 "!nackgammon",
                 "!hypergammon",
+                "!tapa",
+                "armenian",
+                "turkish",
+                "greek",
+                "european",
             ),
         ),
     ),
@@ -1836,30 +1858,29 @@ TOPICS: tuple[Topic, ...] = (
             ru=(
                 "Это слова стратегии, а не правила. «Забор», «блокада» — 3–6 занятых пунктов "
                 "подряд; шесть подряд — полный блок (L-19), в бэкгаммоне «прайм». «Мостик» — "
-                "шашка, которая не даёт сопернику достроить блок. «Столбик» — три и больше шашки "
-                "на пункте. «Авант» и «трамплин» у Ахундова готовят занятие пункта дальше по пути. "
-                "«Запас ходов» и «дефицит» — темп: сколько свободных ходов осталось, пока не "
-                "придётся ломать позицию. «Поставить на голову» — просто поставить шашку на свою, "
-                "к правилу головы не относится (C-3). Из бэкгаммона: «якорь» — ваш пункт в доме "
-                "соперника; «блиц» — атака на одиночные шашки (блоты, «бланки»), чтобы закрыть "
-                "дом; «бэкгейм», игра на задних, — игра от двух якорей в чужом доме, «холдинг» — "
-                "от одного; «гонка» — когда шашки разошлись и решает счёт пипсов; "
-                "«стройматериал» (билдеры) — лишние шашки для новых пунктов; «золотой пункт» — ваш "
-                "5-й, «бар-пойнт» — 7-й."
+                "шашка, что не даёт сопернику достроить блок. «Столбик» — три шашки и больше на "
+                "пункте. «Авант», «трамплин», «строители» (билдеры, стройматериал) — шашки, "
+                "готовящие новый пункт. «Запас ходов», «дефицит», «тайминг» — сколько свободных "
+                "ходов осталось, пока не придётся ломать позицию. «Поставить на голову» — на свою "
+                "шашку, к правилу головы не относится (C-3). Из бэкгаммона: «якорь» — ваш пункт в "
+                "доме соперника; «блиц» — атака на блоты, чтобы закрыть дом; «бэкгейм» — игра от "
+                "двух якорей, «холдинг» (держащая игра) — от одного; «гонка» — контакта нет, "
+                "решают пипсы; «золотой пункт» — ваш 5-й, «бар-пойнт» — 7-й, «мидпоинт» — 13-й; "
+                "«дупликация» — когда сопернику для разных целей нужны одни и те же числа."
             ),
             en=(
                 "These are strategy words, not rules. A «zabor» (fence) or blockade is 3–6 "
                 "adjacent points held; six in a row is a full block (L-19), a full prime in "
-                "backgammon. A «mostik» is a checker that stops the opponent completing one."
-                " A «stolbik» is a stack of three or more. Akhundov's «avant» and "
-                "«tramplin» prepare a point further on. «Spare moves» and «move shortage» "
-                "are timing: free moves left before you must break up. «Putting on the "
-                "head» means stacking on your own checker, not the head rule (C-3). From "
-                "backgammon: an anchor is a point you hold in the opponent's home; a blitz attacks "
-                "blots (lone checkers) to close your board; a back game plays from two anchors "
-                "there, a holding game from one; a race is when contact is over and the pip count "
-                "decides; builders are spare checkers for new points, slotting puts one on "
-                "a point to cover later; the golden point is your 5-point, the bar point your 7."
+                "backgammon. A «mostik» stops the opponent completing one; a «stolbik» is a stack "
+                "of three or more. «Avant», «tramplin» and builders are spare checkers that "
+                "prepare a new point. «Spare moves», «move shortage» and timing: free moves left "
+                "before you must break up. «Putting on the head» is stacking on your own checker, "
+                "not the head rule (C-3). From backgammon: an anchor is your point in the "
+                "opponent's home; a blitz attacks blots to close your board; a back game plays "
+                "from two anchors, a holding game from one; a race: contact is over, pips decide; "
+                "slotting puts one checker on a point to cover later; the golden point is your "
+                "5-point, the bar point your 7, the midpoint your 13; duplication: the "
+                "opponent needs the same numbers for different shots."
             ),
         ),
         rule_ids=("L-19", "C-3"),
@@ -1903,6 +1924,11 @@ TOPICS: tuple[Topic, ...] = (
                 "!золотой пункт",
                 "!пойнт",
                 "слотировать",
+                "!строитель",
+                "держащая игра",
+                "!мидпоинт",
+                "прайм",
+                "!дупликация",
             ),
             en=(
                 "!strategy",
@@ -1931,6 +1957,9 @@ TOPICS: tuple[Topic, ...] = (
                 "blockade",
                 "timing",
                 "!golden point",
+                "!midpoint",
+                "!duplication",
+                "holding",
             ),
         ),
     ),

@@ -6,16 +6,20 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from ai_arena import make_agent
-from arena_pool import pool
-from cube_positions import judge_player
+from arena_pool import paired, pool
+from cube_positions import generated, judge_player
 
 from ai.cube import CubeSettings
 from ai.player import CUBE_SETTINGS, Player
+from ai.training.starts import blind_spot_start
+from engine.position import Position, Side
+from engine.variants import get_variant
 from tests.test_ai_cube import CRUSHING as BOARDS
 
 # Both home, the roller far ahead: every player with nets doubles and drops (a sure thing).
@@ -37,6 +41,19 @@ def test_judge_charges_a_missed_double_and_a_wrong_take() -> None:
     assert got["double_loss"] == pytest.approx(2 * 0.1 / 4)
     assert got["take_loss"] == pytest.approx(2 * 0.2 / 4)
     assert got["losses"] == pytest.approx([0.0, 0.0, 0.3, 0.3])
+
+
+def test_generated_cube_positions_put_the_roller_first_and_repeat_by_seed() -> None:
+    """The blind-spot cube set's boards: the roller's board first (the generator's ``opp``,
+    who is to roll), legal short positions, the same for the same seed."""
+    recs = generated(20, seed=5)
+    assert recs == generated(20, seed=5) and recs != generated(20, seed=6)
+    rng = np.random.default_rng(5)
+    for rec in recs:
+        me, opp = blind_spot_start(rng)
+        assert (rec["me"], rec["opp"]) == (list(opp), list(me))
+        pos = Position("short", tuple(rec["me"]), tuple(rec["opp"]), Side.WHITE)
+        get_variant("short").check_position(pos)
 
 
 def test_arena_names_set_the_cube() -> None:
@@ -76,3 +93,16 @@ def test_pool_counts_points_and_kinds_exactly() -> None:
         pool([old, {**new, "pairing": "hard:medium"}])
     with pytest.raises(SystemExit):
         pool([{**old, "cube": True}])
+
+
+def test_paired_runs_meet_on_the_game_indices_both_played() -> None:
+    """A two-worker run names its games; an older one-worker line counts from its start."""
+    line = {"pairing": "hard:gnubg", "games": 4, "points": [1, -2, 2, 1], "indices": [0, 1, 4, 5]}
+    old = {"pairing": "hard:gnubg", "games": 4, "start": 2, "points": [-1, -1, 1, 3]}
+    got = paired([line], [old])  # games 4 and 5: (2 - 1) and (1 - 3)
+    assert got["games"] == 2 and got["same_result"] == 0
+    assert got["ppg_diff"] == pytest.approx((1 - 2) / 2)
+    lo, hi = got["ppg_diff_ci95"]
+    assert lo < got["ppg_diff"] < hi
+    with pytest.raises(SystemExit):
+        paired([line], [{**old, "start": 10}])

@@ -282,3 +282,69 @@ def test_evaluator_is_exact_where_it_can_be(variant: str) -> None:
     assert table is not None
     race = table.race(np.array([home_me]), np.array([home_opp]))[0]
     assert values[1] == pytest.approx(2 * race[0] - 1 + race[1] - race[2], abs=1e-6)
+
+
+def test_generated_starts_are_legal_positions_of_their_family() -> None:
+    """Every generated start is a legal short position in contact; the primed family has a
+    checker of the trapped side behind (or on the bar against) a prime of four or more."""
+    from ai.training.starts import back_game, blind_spot_start, primed
+
+    short = get_variant("short")
+    vai = variant_ai("short")
+    rng = np.random.default_rng(4)
+    for _ in range(2000):
+        me, opp = blind_spot_start(rng)
+        short.check_position(Position("short", me, opp, Side.BLACK))
+        assert vai.no_contact(me, opp) is False
+    for _ in range(500):
+        p, t = primed(rng)
+        short.check_position(Position("short", p, t, Side.WHITE))
+        held = [q for q in range(1, 25) if p[q] >= 2]
+        runs = [q for q in held if all(p[q + k] >= 2 for k in range(4) if q + k <= 24)]
+        front = min(q for q in runs if q + 3 <= 24)
+        # t's trapped checkers: on the bar or on p's points below the prime's front.
+        assert t[25] + sum(t[25 - q] for q in range(1, front)) >= 1
+        assert sum(t[1:7]) + t[0] >= 9  # most of t's checkers home or off
+    for _ in range(500):
+        a, b = back_game(rng)
+        short.check_position(Position("short", a, b, Side.WHITE))
+        assert sum(1 for q in range(19, 25) if b[q] >= 2) == 2
+        assert sum(a[13:26]) == 0
+
+
+def test_play_game_from_a_start_trains_on_the_start_itself() -> None:
+    vai = variant_ai("short")
+    settings = Settings(hidden=(8, 8), games_per_gen=1, batch=32, reuse=1.0, buffer=5000)
+    trainer = Trainer.fresh("short", settings, seed=3)
+    from ai.training.selfplay import play_game
+
+    start = vai.training_start(np.random.default_rng(5))
+    game = play_game(
+        trainer.evaluator(), vai, np.random.default_rng(6), lam=0.0, explore=0.0, start=start
+    )
+    assert tuple(game.me[0]) == start[0] and tuple(game.opp[0]) == start[1]
+    assert len(game.me) == len(game.target) == len(game.one_ply) >= 1
+    with pytest.raises(ValueError):
+        variant_ai("long").training_start(np.random.default_rng(0))
+
+
+def test_trainer_with_starts_resumes_exactly_and_reports_them(tmp_path: Path) -> None:
+    settings = Settings(
+        hidden=(8, 8),
+        games_per_gen=2,
+        starts=0.5,
+        starts_lam=0.3,
+        batch=32,
+        reuse=1.0,
+        buffer=5000,
+    )
+    straight = Trainer.fresh("short", settings, seed=11)
+    first = straight.run_generation()
+    assert first["games"] == 2 and "starts_eq_rmse" in first
+    straight.save(tmp_path)
+    resumed = Trainer.resume(tmp_path / "latest.npz")
+    assert resumed.settings.starts == 0.5 and resumed.settings.starts_lam == 0.3
+    a = straight.run_generation()
+    b = resumed.run_generation()
+    for key in ("positions", "fresh_eq_rmse", "starts_eq_rmse", "train_ce"):
+        assert a[key] == b[key]

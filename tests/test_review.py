@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from ai import get_player
+from ai.cube import money_cube as cube_values
 from ai.match import MatchScore
-from ai.player import DOUBLE_AT, REDOUBLE_AT, TAKE_FROM
+from ai.player import CUBE_SETTINGS
 from ai.review import (
     AVERAGE_MAX,
     STRONG_MAX,
@@ -97,25 +98,58 @@ def test_the_hard_level_reviews_as_strong_and_easy_worse_than_hard() -> None:
         assert easy.error_rate > hard.error_rate
 
 
-def test_the_money_cube_model_doubles_and_takes_where_the_levels_do() -> None:
-    """Janowski at ⅔: the first double from E = 0.375, a redouble from 3/7, a take down to
-    the doubler's 4/7 — next to the levels' 0.40 / 0.48 / −0.56; past E = 1 playing on wins
-    more than the double (too good)."""
+def _plain(p: float) -> list[tuple[int, float]]:
+    return [(1, p), (-1, 1.0 - p)]
 
-    def doubles(e: float, redouble: bool = False) -> bool:
-        values = money_cube(e, redouble=redouble)
-        return values.double > values.no_double
 
-    assert not doubles(0.37) and doubles(0.38)
-    assert not doubles(0.42, redouble=True) and doubles(0.44, redouble=True)
-    assert money_cube(0.57).take_right and not money_cube(0.575).take_right
-    assert abs(0.375 - DOUBLE_AT) < 0.05 and abs(3 / 7 - REDOUBLE_AT) < 0.06
-    assert abs(-4 / 7 - TAKE_FROM) < 0.02
-    assert doubles(0.95) and not doubles(1.05)
-    # a clear drop not doubled loses the market: the double wins 1, playing on is worth less
-    drop = money_cube(0.7)
-    assert drop.double == 1.0 and 0.05 < drop.double - drop.no_double < 0.3
-    assert money_cube(-0.2).double < money_cube(-0.2).no_double
+def test_the_money_cube_values_are_the_hard_levels_janowski_model() -> None:
+    """The review values a money cube as ``hard`` does (ai.cube, efficiency 0.75 in contact
+    and 0.6 in a race, a dead cube after a take to 64), without the levels' margins."""
+    hard = CUBE_SETTINGS["hard"]
+    for p in (0.3, 0.55, 0.7, 0.78, 0.9):
+        for race, x in ((False, hard.contact), (True, hard.race)):
+            for redouble in (False, True):
+                mine = money_cube(_plain(p), race=race, redouble=redouble)
+                theirs = cube_values(_plain(p), efficiency=x, redouble=redouble)
+                assert (mine.no_double, mine.double_take) == (
+                    theirs.no_double,
+                    theirs.double_take,
+                )
+                assert mine.equity == pytest.approx(2 * p - 1) and mine.redouble is redouble
+    # doubling window: not at 55 %, a double and a take at 72 %, a drop at 82 % (the live
+    # take point of a cube at x = 0.75 is ~21 %), too good once mars are likely
+    assert money_cube(_plain(0.55)).double < money_cube(_plain(0.55)).no_double
+    window = money_cube(_plain(0.72))
+    assert window.double > window.no_double and window.take_right
+    assert not money_cube(_plain(0.82)).take_right
+    gammonish = [(2, 0.6), (1, 0.3), (-1, 0.1)]
+    assert money_cube(gammonish).no_double > money_cube(gammonish).double == 1.0
+    # mars chances move the take point: 70 % wins with a third of them mars is a drop
+    assert money_cube(_plain(0.7)).take_right
+    assert not money_cube([(2, 0.25), (1, 0.45), (-1, 0.3)]).take_right
+    # a take to the top face leaves the taker a dead cube: 22 % is then a drop
+    assert money_cube(_plain(0.78)).take_right and not money_cube(_plain(0.78), cube=32).take_right
+
+
+def test_the_review_values_a_cube_decision_as_the_hard_level_does() -> None:
+    """Every money-cube decision of a game carries the values ``hard``'s own cube computes
+    for that position, cube and owner (same nets, same 1-ply distribution)."""
+    _, logs = play_match("short", 1, seed=1, double_rate=0.3, take_rate=1.0)
+    history = logs[0].history
+    review = review_game(history, "short")
+    turns, _ = game_turns(history, "short")
+    hard = get_player("hard", "short", seed=0)
+    judged = [d for d in review.decisions if d.kind is DecisionKind.NO_DOUBLE]
+    assert judged
+    for d in judged:
+        assert d.cube is not None
+        position = d.before.with_turn(d.side)
+        values = hard.money_cube(
+            position.mover, position.opponent, redouble=d.cube.redouble, cube=turns[d.index].cube
+        )
+        assert values is not None
+        assert d.cube.no_double == pytest.approx(values.no_double, abs=1e-9)
+        assert d.cube.double_take == pytest.approx(values.double_take, abs=1e-9)
 
 
 def _holder(turns, index: int) -> tuple[object, bool]:

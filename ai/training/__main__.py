@@ -29,7 +29,7 @@ def main() -> None:
     ap.add_argument("--bench-every", type=int, default=25, help="generations between matches")
     ap.add_argument("--bench-games", type=int, default=40)
     ap.add_argument("--save-full-every", type=int, default=10)
-    for name in ("lr", "reuse", "lam", "lam_end", "explore", "one_ply"):
+    for name in ("lr", "reuse", "lam", "lam_end", "explore", "one_ply", "starts", "starts_lam"):
         ap.add_argument(f"--{name.replace('_', '-')}", type=float)
     ap.add_argument("--teacher", help="distil from this net file's 1-ply values first")
     for name in ("games_per_gen", "batch", "buffer", "lam_generations", "teacher_until"):

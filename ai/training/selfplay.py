@@ -70,6 +70,7 @@ def play_game(
     full: bool = True,
     options: Options | None = None,
     max_plies: int = 600,
+    start: tuple[Board, Board] | None = None,
 ) -> Game:
     """One game of greedy self-play (the opponent of every after-state replies with its best
     0-ply play; with probability ``explore`` a random one of its best three instead).
@@ -82,10 +83,17 @@ def play_game(
     ``full=False`` replaces V1 by the value of the reply to the roll actually thrown (plain
     TD(λ)): 21 times cheaper per position, noisier; measured to learn faster per CPU second
     while the nets are young and λ is high (docs/ai.md).
+
+    ``start`` (``(me, opp)``, ``opp`` to roll) begins the game from a given after-state
+    instead of the opening, and that position is trained on too (:mod:`ai.training.starts`).
     """
     opts = options or Options()
-    start = get_variant(vai.name).start_board()
-    me, opp = start, start  # the first roller is "opp": it is about to roll
+    if start is None:
+        opening = get_variant(vai.name).start_board()
+        me, opp = opening, opening  # the first roller is "opp": it is about to roll
+    else:
+        me, opp = start
+    first = 0 if start is not None else 1  # the opening is not a position after a play
     rows_me: list[Board] = []
     rows_opp: list[Board] = []
     ones: list[np.ndarray] = []
@@ -101,7 +109,7 @@ def play_game(
         else:
             target, movers, others, eq = sampled_target(ev, vai, me, opp, ROLLS[roll][0], opts)
             lo, hi = 0, len(movers)
-        if ply:  # the start position is not a position after a play
+        if ply >= first:
             rows_me.append(me)
             rows_opp.append(opp)
             ones.append(target)
@@ -110,7 +118,7 @@ def play_game(
         took_random = hi - lo > 1 and rng.random() < explore
         if took_random:
             pick = int(order[rng.integers(0, min(3, hi - lo))])
-        if ply:
+        if ply >= first:
             explored.append(took_random)
         me, opp = movers[pick], others[pick]
         if me[0] == 15:

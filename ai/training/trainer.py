@@ -26,7 +26,7 @@ from ai.bearoff import shipped_table
 from ai.net import Net, NetSet
 from ai.search import NetEvaluator
 from ai.training.optim import Adam, gradients
-from ai.training.selfplay import ReplayBuffer, play_game
+from ai.training.selfplay import Game, ReplayBuffer, play_game
 from ai.variant_ai import VariantAI, variant_ai
 
 
@@ -50,6 +50,11 @@ class Settings:
     # net), so a new architecture starts from that net's 1-ply values instead of from noise.
     teacher: str = ""
     teacher_until: int = 0
+    # Share of each generation's games started from a generated position the nets misjudge
+    # (short nardy: ai.training.starts), and their λ (None: the run's λ); the start games
+    # are played with 1-ply targets and measured apart (``starts_eq_rmse``).
+    starts: float = 0.0
+    starts_lam: float | None = None
 
     def lam_at(self, generation: int) -> float:
         frac = min(1.0, generation / max(1, self.lam_generations))
@@ -128,26 +133,39 @@ class Trainer:
         taught = bool(s.teacher) and self.generation < s.teacher_until
         ev = self.teacher_evaluator() if taught else self.evaluator()
         lam = s.lam_at(self.generation)
-        full_games = round(s.one_ply * s.games_per_gen)
+        n_starts = round(s.starts * s.games_per_gen)
+        n_open = s.games_per_gen - n_starts
+        full_games = min(n_open, round(s.one_ply * s.games_per_gen))
         games = [
             play_game(ev, self.vai, self.rng, lam=lam, explore=s.explore, full=k < full_games)
-            for k in range(s.games_per_gen)
+            for k in range(n_open)
         ]
-        me = np.concatenate([g.me for g in games])
-        opp = np.concatenate([g.opp for g in games])
-        target = np.concatenate([g.target for g in games])
-        # The benchmark error is measured on the 1-ply games only (exact targets).
-        exact = [g for g in games[:full_games]] or games
-        one_ply = np.concatenate([g.one_ply for g in exact])
-        me_x = np.concatenate([g.me for g in exact])
-        opp_x = np.concatenate([g.opp for g in exact])
+        start_lam = lam if s.starts_lam is None else s.starts_lam
+        started = [
+            play_game(
+                ev,
+                self.vai,
+                self.rng,
+                lam=start_lam,
+                explore=s.explore,
+                start=self.vai.training_start(self.rng),
+            )
+            for _ in range(n_starts)
+        ]
+        every = games + started
+        me = np.concatenate([g.me for g in every])
+        opp = np.concatenate([g.opp for g in every])
+        target = np.concatenate([g.target for g in every])
         t_play = time.perf_counter() - t0
-        fresh = self._errors(me_x, opp_x, one_ply)
+        # The benchmark error is measured on the 1-ply games only (exact targets), those from
+        # the opening apart from those from generated starts.
+        fresh = self._errors_of(games[:full_games] or games)
+        fresh_starts = self._errors_of(started) if started else None
         self.buffer.add(me, opp, target)
         steps = max(1, round(s.reuse * len(me) / s.batch))
         train_loss = [self._step() for _ in range(steps)]
         self.generation += 1
-        self.games += len(games)
+        self.games += len(every)
         self.positions += len(me)
         elapsed = time.perf_counter() - t0
         self.seconds += elapsed
@@ -157,8 +175,8 @@ class Trainer:
             "positions": self.positions,
             "hours": round(self.seconds / 3600.0, 3),
             "pos_per_s": round(len(me) / t_play, 1),
-            "games_per_s": round(len(games) / elapsed, 3),
-            "plies_per_game": round(len(me) / len(games), 1),
+            "games_per_s": round(len(every) / elapsed, 3),
+            "plies_per_game": round(len(me) / len(every), 1),
             "lam": round(lam, 3),
             "fresh_eq_rmse": round(fresh["eq_rmse"], 4),
             "fresh_ce": round(fresh["ce"], 4),
@@ -166,8 +184,15 @@ class Trainer:
             "buffer": self.buffer.size,
             "taught": taught,
         }
+        if fresh_starts is not None:
+            record["starts_eq_rmse"] = round(fresh_starts["eq_rmse"], 4)
         self.history.append(record)
         return record
+
+    def _errors_of(self, games: list[Game]) -> dict[str, float]:
+        me = np.concatenate([g.me for g in games])
+        opp = np.concatenate([g.opp for g in games])
+        return self._errors(me, opp, np.concatenate([g.one_ply for g in games]))
 
     def _errors(self, me: np.ndarray, opp: np.ndarray, target: np.ndarray) -> dict[str, float]:
         """Error of the current nets against 1-ply targets they have not been trained on."""

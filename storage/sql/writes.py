@@ -59,6 +59,7 @@ from storage.models import (
     InvitationState,
     NewGame,
     NewMove,
+    NextGame,
     RatingChange,
     User,
     Variant,
@@ -275,7 +276,10 @@ def finish_game(
     now: int,
     drawn: DiceRolls | None = None,
     end_reason: EndReason | None = None,
+    next_game: NextGame | None = None,
 ) -> Body[FinishedGame]:
+    """A game's end with its result, statistics and ratings, and (``next_game``) the match's
+    next game, all in one transaction: the finish and the next game stand or fall together."""
     ending = {
         "status": "finished",
         "winner": result.winner.value,
@@ -294,18 +298,45 @@ def finish_game(
         + ", ".join(f"{name} = user_stats.{name} + excluded.{name}" for name in STAT_COUNTERS),
         statistics_increments(game, result),  # one row per human seat, added to
     )
-    if game.vs_ai:
-        return FinishedGame(game=game, rating_changes=())
-    changes = yield from _record_ratings(db, game, result, now)
-    by_colour = {change.colour: change.delta for change in changes}
-    row = yield one(
-        "UPDATE games SET white_rating_change = ?, black_rating_change = ? "
-        f"WHERE game_id = ? RETURNING {GAME_COLUMNS}",
-        by_colour[Colour.WHITE],
-        by_colour[Colour.BLACK],
-        game.game_id,
+    changes: tuple[RatingChange, ...] = ()
+    if not game.vs_ai:
+        changes = yield from _record_ratings(db, game, result, now)
+        by_colour = {change.colour: change.delta for change in changes}
+        row = yield one(
+            "UPDATE games SET white_rating_change = ?, black_rating_change = ? "
+            f"WHERE game_id = ? RETURNING {GAME_COLUMNS}",
+            by_colour[Colour.WHITE],
+            by_colour[Colour.BLACK],
+            game.game_id,
+        )
+        game = game_from_row(row)
+    following = None if next_game is None else (yield from _insert_next(db, next_game, now))
+    return FinishedGame(game=game, rating_changes=changes, next_game=following)
+
+
+def _insert_next(db: Dialect, nxt: NextGame, now: int) -> Body[Game | None]:
+    """The match's next game with its opening move log (as a created game and its first
+    save would write them). None if its place holds another active game — which the game just
+    finished there rules out; the finish then stands alone, as a game that starts none."""
+    try:
+        game = yield from insert_game(db, nxt.game, Variant(nxt.game.variant), now)
+    except ActiveGameExistsError:
+        return None
+    if not nxt.moves:
+        return game
+    return (
+        yield from save_game(
+            db,
+            game.game_id,
+            game.version,
+            nxt.game.state,
+            nxt.moves,
+            None,
+            None,
+            now,
+            clock=nxt.game.clock,
+        )
     )
-    return FinishedGame(game=game_from_row(row), rating_changes=changes)
 
 
 def _record_ratings(
@@ -406,6 +437,7 @@ def claim_timeout(
     score: tuple[int, int] | None,
     update_id: int | None,
     now: int,
+    next_game: NextGame | None = None,
 ) -> Body[FinishedGame]:
     """The waiting player claims a game whose move clock ran out: scored by the engine as the
     other player's resignation, finished with statistics and ratings like any game, in one
@@ -436,6 +468,7 @@ def claim_timeout(
             update_id,
             now,
             end_reason=EndReason.TIMEOUT,
+            next_game=next_game,
         )
     )
 

@@ -14,6 +14,7 @@ from storage import (
     GameStatus,
     NewGame,
     NewMove,
+    NextGame,
     NotFoundError,
     StaleVersionError,
     Storage,
@@ -255,3 +256,40 @@ async def test_a_save_failing_half_way_leaves_nothing(
     assert await people.mark_update_processed(9)  # the update was not consumed either
     saved = await people.save_game(game.game_id, 1, "whole", moves=[move(1)])
     assert saved.version == 2 and len(await people.get_moves(game.game_id)) == 1
+
+
+async def test_a_finish_stores_the_next_game_of_its_match_with_it(people: Storage) -> None:
+    first = await people.create_game(new_game(ALICE, BORIS, match_length=3))
+    following = NextGame(new_game(BORIS, ALICE, match_length=3), moves=[move(1), move(2)])
+    finished = await people.finish_game(
+        first.game_id, 1, "{}", GameResult("white", "mars", 2), next_game=following
+    )
+    nxt = finished.next_game
+    assert nxt is not None and nxt.status is GameStatus.ACTIVE
+    assert finished.game.status is GameStatus.FINISHED
+    assert (await people.get_active_game(GROUP)) == nxt
+    # its opening move log was written with it (a second save of the new game, as before)
+    assert nxt.version == 2 and nxt.move_count == 2
+    assert [m.play for m in await people.get_moves(nxt.game_id)] == ["play-1", "play-2"]
+    # a second finish of the same game (another worker, a redelivery) makes no second one
+    with pytest.raises(StaleVersionError):
+        await people.finish_game(
+            first.game_id, 1, "{}", GameResult("white", "mars", 2), next_game=following
+        )
+    assert (await people.get_active_game(GROUP)) == nxt
+
+
+async def test_a_finish_whose_next_game_fails_is_not_written(people: Storage) -> None:
+    """The finish and the next game stand or fall together: a next game that cannot be
+    written (here: a player unknown to the store) leaves the finished game active."""
+    first = await people.create_game(new_game(ALICE, BORIS, match_length=3))
+    with pytest.raises(NotFoundError):
+        await people.finish_game(
+            first.game_id,
+            1,
+            "{}",
+            GameResult("white", "mars", 2),
+            next_game=NextGame(new_game(BORIS, 999_999, match_length=3)),
+        )
+    assert (await people.get_active_game(GROUP)) == first
+    assert (await people.get_game(first.game_id)).status is GameStatus.ACTIVE

@@ -10,7 +10,8 @@ was reported once in round 3 (commit 5b2aff8) and then became training data of t
 model (tests/teacher/test_learned.py reproduces its blind figures by training without it);
 blind set v4 the same in round 4 (commit 21d083c), blind set v5 in round 5 (commit 2312e0d),
 blind set v6 in round 6 (commit 9f3aa63), blind set v7 in round 7 (commit c9adec8), blind set v8
-in round 8 (commit ea565f0), blind set v9 in round 9 (commit 8533b32).
+in round 8 (commit ea565f0), blind set v9 in round 9 (commit 8533b32), blind set v10 in round 10
+(commit 4fa8426), blind set v11 in round 11 (commit 1d10d65).
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ DATA = Path(__file__).resolve().parent / "data"
 
 # set -> ({lang: (questions, top-1, top-3, wrong don't-know)}, (off-topic, off-topic don't-know))
 MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]] = {
+    # v11: reported once (round 11, commit 1d10d65: ru 341/350/5, en 230/240/3, off-topic
+    # 78), then made training data of the learned model; these are its figures as training data.
+    "blind_set_v11.tsv": ({"ru": (355, 349, 351, 4), "en": (244, 238, 242, 2)}, (89, 88)),
     # v10: reported once (round 10, commit 4fa8426: ru 394/415/15, en 215/226/5, off-topic
     # 86), then made training data of the learned model; these are its figures as training data.
     "blind_set_v10.tsv": ({"ru": (432, 413, 422, 10), "en": (232, 225, 230, 2)}, (102, 102)),
@@ -99,6 +103,7 @@ BLIND = {
     "blind_set_v8.tsv": ("# BLIND SET v8 — reported once", 107),
     "blind_set_v9.tsv": ("# BLIND SET v9 — reported once", 118),
     "blind_set_v10.tsv": ("# BLIND SET v10 — reported once", 124),
+    "blind_set_v11.tsv": ("# BLIND SET v11 — reported once", 150),
 }
 
 

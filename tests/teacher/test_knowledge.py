@@ -525,7 +525,9 @@ QUESTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("сколько дают за марс с кубом", "game_end", ("cube",)),
     ("домашний марс бывает?", "game_end", ()),
     ("сколько очков даёт бэкгамон", "game_end", ()),
-    ("кoкс", "game_end", ()),  # Latin "o" inside
+    # Latin "o" inside; the bare word is declined since v11 joined training (round 11: v11
+    # taught «кокс это уголь» — coke the fuel — as off-topic, and one word has no context).
+    ("что такое кoкс", "game_end", ()),
     ("what is марс", "game_end", ()),
     ("что такое gammon", "game_end", ()),
     ("марсом проиграл это сколько", "game_end", ()),
@@ -987,8 +989,8 @@ def test_did_you_mean_only_when_no_answer_and_something_is_close() -> None:
     from teacher import suggest
 
     # a name no topic explains, close to the variants topic: offered, not answered
-    assert match("что такое тапа", lang_hint="ru") == []
-    maybe = suggest("что такое тапа", lang_hint="ru")
+    assert match("пучбара это нарды?", lang_hint="ru") == []
+    maybe = suggest("пучбара это нарды?", lang_hint="ru")
     assert [r.topic.id for r in maybe][:1] == ["variants"] and all(r.close for r in maybe)
     assert len(maybe) <= 2
     # answered questions, other games, the bot and small talk get no "did you mean"
@@ -1065,3 +1067,24 @@ def test_how_to_use_the_bot_is_declined_and_recognised(question: str) -> None:
 def test_rules_questions_that_mention_the_bot_stay_rules(question: str, expected: str) -> None:
     assert not about_bot(question)
     assert match(question)[0].topic.id == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # the everyday sense: the game's word alone among words of another life (round 11)
+        ("голова кружится с утра, что выпить", None),
+        ("купил шоколадку марс, вкусно", None),
+        ("как закрыть дверь на балкон", None),
+        ("кто сейчас prime minister of italy", None),
+        # the game's sense: alone, with a word of the game, or with a second word of it
+        ("голова это что", "head_rule"),
+        ("что такое марс", "game_end"),
+        ("почему с головы нельзя снять две", "head_rule"),
+        ("марс засчитали, почему", "game_end"),
+    ],
+)
+def test_an_everyday_word_needs_the_game_around_it(question: str, expected: str | None) -> None:
+    lang = "en" if question.isascii() else "ru"
+    results = match(question, lang_hint=lang)
+    assert (results[0].topic.id if results else None) == expected

@@ -1,0 +1,115 @@
+"""The next game of a match is stored with the finish of the game before it, on both
+backends: a process that dies right after the finish write leaves the match with its next
+game (a redelivered update finds it), and two processes finishing the same game at once make
+exactly one next game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from typing import Any
+
+import storage
+from gameplay import GameService, Refusal, Refused, Resign
+from gameplay.clocks import MoveClock
+from tests.gameplay.conftest import mover
+from tests.gameplay.test_clock_endings import Clocked, location, world
+
+__all__ = ["location", "world"]  # the two-backend fixtures, shared with the clock tests
+
+
+class Died(Exception):
+    """The process died: nothing after the finish write reaches the database."""
+
+
+class DiesAfterFinish:
+    """A store whose process dies as soon as a game's finish is written: every later call
+    fails, as if the bot had been killed between that write and whatever followed it."""
+
+    def __init__(self, store: storage.Storage) -> None:
+        self._store = store
+        self.dead = False
+
+    def __getattr__(self, name: str) -> Any:
+        if self.dead:
+            raise Died(name)
+        attr = getattr(self._store, name)
+        if name not in ("finish_game", "claim_timeout"):
+            return attr
+
+        async def finish(*args: Any, **kwargs: Any) -> Any:
+            out = await attr(*args, **kwargs)
+            self.dead = True
+            return out
+
+        return finish
+
+
+async def test_a_death_right_after_the_finish_leaves_the_next_game_stored(
+    world: Clocked,
+) -> None:
+    snap = await world.game(MoveClock.OFF, length=3)
+    dying = DiesAfterFinish(world.store)
+    games = GameService(dying, rng=random.Random(3), clock=world.time)  # type: ignore[arg-type]
+    with contextlib.suppress(Died):  # the worker dies somewhere after the finish is written
+        await games.act(mover(snap), Resign(), game_id=snap.game_id, update_id=4242)
+    assert dying.dead
+    # The finish and the next game were one write: the match goes on in its next game.
+    match = await world.store.match_games(snap.game_id)
+    assert [g.status for g in match] == [storage.GameStatus.FINISHED, storage.GameStatus.ACTIVE]
+    nxt = match[1]
+    assert await world.store.get_active_game(snap.row.chat_id) == nxt
+    # Its opening was played and its dice follow the finished game's in the seed's log.
+    store2, games2 = await world.open_process()
+    try:
+        later = await games2.load(nxt.game_id)
+        assert later.match.game_number == 2 and later.game.seat_to_act is not None
+        # The redelivered update is refused as saved before or as the game over; what it
+        # shows then is game 2, as its first board shows it.
+        try:
+            again = await games2.act(mover(snap), Resign(), game_id=snap.game_id, update_id=4242)
+            assert again.duplicate
+        except Refused as refused:
+            assert refused.refusal is Refusal.GAME_OVER
+        finished = await games2.load(snap.game_id, fresh=True)
+        shown = await games2.next_in_match(finished)
+        assert shown is not None and shown.game_id == nxt.game_id
+        assert shown.events == list(shown.game.history) and shown.dice_commitment
+        assert [g.game_id for g in await store2.match_games(snap.game_id)] == [
+            snap.game_id,
+            nxt.game_id,
+        ]
+    finally:
+        await store2.close()
+
+
+async def test_two_processes_finishing_one_game_make_one_next_game(world: Clocked) -> None:
+    snap = await world.game(MoveClock.OFF, length=3)
+    store2, games2 = await world.open_process()
+    try:
+        results = await asyncio.gather(
+            world.games.act(mover(snap), Resign(), game_id=snap.game_id, update_id=1),
+            games2.act(mover(snap), Resign(), game_id=snap.game_id, update_id=2),
+            return_exceptions=True,
+        )
+        won = [r for r in results if not isinstance(r, BaseException)]
+        lost = [r for r in results if isinstance(r, Refused)]
+        assert len(won) == 1 and len(lost) == 1, results
+        assert lost[0].refusal in (Refusal.OUTDATED, Refusal.GAME_OVER)
+        assert won[0].snap is not None and won[0].snap.next_game is not None
+        games = await world.store.match_games(snap.game_id)
+        assert [g.game_id for g in games] == [snap.game_id, won[0].snap.next_game.game_id]
+        assert games[1].status is storage.GameStatus.ACTIVE
+    finally:
+        await store2.close()
+
+
+async def test_the_last_game_of_a_match_starts_none(world: Clocked) -> None:
+    snap = await world.game(MoveClock.OFF, length=1)
+    outcome = await world.games.act(mover(snap), Resign(), game_id=snap.game_id)
+    assert outcome.snap is not None and outcome.snap.match.is_over
+    assert outcome.snap.next_game is None and outcome.snap.finished is not None
+    assert outcome.snap.finished.next_game is None
+    assert await world.games.next_in_match(outcome.snap) is None
+    assert len(await world.store.match_games(snap.game_id)) == 1
