@@ -43,6 +43,7 @@ from teacher.offtopic import (
     bot_command,
     comparisons,
     names_other_game,
+    names_other_game_in_text,
 )
 from teacher.spelling import Speller
 from teacher.text import (
@@ -562,7 +563,9 @@ class Matcher:
         tokens = tokenize(self.relayout(question))
         # Another game is named by the words as typed: a correction may turn a name no
         # training question has into a nardy word («кубик рубика» → «рубка»).
-        if names_other_game(tokens.words, self._ru.lemma):
+        if names_other_game(tokens.words, self._ru.lemma) or names_other_game_in_text(
+            question, tokens.words, self._ru.lemma
+        ):
             return Reading(tokens, asked=True, other_game=True)
         # A game named only as a comparison («как в шахматах», "I only play chess") is not
         # what the question asks about: its words are dropped (round 10).
