@@ -39,6 +39,7 @@ from teacher.offtopic import (
     EVERYDAY_EN,
     EVERYDAY_RU,
     GAME_WORDS,
+    WEAK_EVERYDAY,
     about_the_bot,
     bot_command,
     comparisons,
@@ -253,6 +254,7 @@ class Matcher:
         self._double = self._ru.term("дубль")
         self._generic = frozenset(self._term(w) for w in GENERIC_WORDS)
         self._everyday = frozenset(self._term(w) for w in (*EVERYDAY_RU, *EVERYDAY_EN))
+        self._weak_everyday = frozenset(self._term(w) for w in WEAK_EVERYDAY)
         self._game_words = frozenset(self._term(w) for w in (*GENERIC_WORDS, *GAME_WORDS))
         self._index = self._build()
         self._model = (model or QuestionModel.shipped()) if learn else None
@@ -677,7 +679,10 @@ class Matcher:
             (word, {t for t, q in mine.items() if q >= _Q_STEM_SOUND}) for word, mine in per_word
         ]
         everyday = {t for _, terms in sure for t in terms & self._everyday}
-        if len(everyday) != 1:  # none, or two of the game's words: «снимать с головы»
+        strong = everyday - self._weak_everyday
+        # None, or two of the game's words («снимать с головы»); a weak one ("take") beside
+        # another everyday word does not count as the second.
+        if not everyday or len(strong) > 1 or (not strong and len(everyday) > 1):
             return ()
         if any(terms & self._game_words for _, terms in sure):
             return ()

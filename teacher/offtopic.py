@@ -636,20 +636,29 @@ EVERYDAY_RU: tuple[str, ...] = tuple(
     """
     голова рука марс блок удвоение запереть выбросить последний сдать сдаться пройти проход
     дом двор база мост забор стена снять бар кокс очко ставка поле доска старт камень якорь
-    начало конец середина правило отменить вернуть
+    начало конец середина правило отменить вернуть двойной четверть куб прайм пункт
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 EVERYDAY_EN: tuple[str, ...] = tuple(
     """
     head hand mars block prime double doubles doubling resign lock locked throw home
     bar bear beaver anchor run land pass stack match start end last
-    rule rules wall fence cube undo take drop
+    rule rules wall fence cube undo take drop blot gammon pip gate
+    """.split()  # noqa: SIM905 - as above
+)
+# Everyday words so general that one of them beside another everyday word does not make the
+# pair the game's: "my head hurts, what should I take" is one everyday word, not two
+# (round 12); «снимать с головы», "bar and home" still are the game's.
+WEAK_EVERYDAY: tuple[str, ...] = tuple(
+    """
+    последний начало конец середина правило отменить вернуть
+    take end start last rule rules undo drop
     """.split()  # noqa: SIM905 - as above
 )
 GAME_WORDS: tuple[str, ...] = tuple(
     """
     нарды шашка фишка игра играть ход ходить доска соперник противник зар дубль куш бросок
-    бросить выпасть пункт пипс бить шеш-беш тавла
+    бросить выпасть пипс бить шеш-беш тавла
     nardy backgammon checker game play move board opponent dice roll point pip hit tavla
     """.split()  # noqa: SIM905 - as above
 )
