@@ -372,6 +372,20 @@ NEAR_DOMAIN_RU: tuple[str, ...] = (
         "правила дорожного движения грамматика орфография этикет закон",
         "сериал серия сезон книга роман фильм концовка",
         "форекс трейдинг валютная пара брокер спред криптовалюта",
+        "мебель в комнате перестановка интерьер дизайн ремонт квартиры соседи этаж подъезд",
+        "цвет волос покраситься краска обои",
+        "сгорел на солнце загар крем ожог тост пригорел проводка",
+        "будильник проснуться выспаться утром рано",
+        "пробег автомобиля километров одометр",
+        "поединок мма бойцы ринг",
+        "ввод данных таблица эксель формула",
+        "выбросы углекислого газа экология завод",
+        "политическая партия депутат парламент",
+        "партия товара склад поставщик оптом",
+        "стратегия бизнеса маркетинг компании стартап",
+        "отпуск больничный работодатель трудовой кодекс",
+        "свидание знакомство девушка парень отношения",
+        "трансляция сборная лига",
     ),
 )
 
@@ -551,6 +565,22 @@ NEAR_DOMAIN_EN: tuple[str, ...] = (
         "double check click room standards shift",
         "dentist tooth bridge crown filling",
         "glasses lenses eyes doctor",
+        "moving house movers apartment boxes",
+        "sunburn burn calories fat campfire",
+        "coins laundry living fiscal earnings",
+        "hair dye paint wall",
+        "salary hiring interview",
+        "dating tinder crush girlfriend boyfriend",
+        "passed away funeral",
+        "data entry customs border",
+        "forgot passcode unlock iphone",
+        "lottery raffle sweepstakes winning numbers",
+        "sketch pencil art",
+        "covid virus vaccine",
+        "business marketing startup",
+        "matches lighter fire",
+        "ice tray freezer",
+        "episode season series netflix",
     ),
 )
 
@@ -643,7 +673,7 @@ EVERYDAY_EN: tuple[str, ...] = tuple(
     """
     head hand mars block prime double doubles doubling resign lock locked throw home
     bar bear beaver anchor run land pass stack match start end last
-    rule rules wall fence cube undo take drop blot gammon pip gate
+    rule rules wall fence cube undo take drop blot gammon pip gate board point
     """.split()  # noqa: SIM905 - as above
 )
 # Everyday words so general that one of them beside another everyday word does not make the
@@ -659,7 +689,7 @@ GAME_WORDS: tuple[str, ...] = tuple(
     """
     нарды шашка фишка игра играть ход ходить доска соперник противник зар дубль куш бросок
     бросить выпасть пипс бить шеш-беш тавла
-    nardy backgammon checker game play move board opponent dice roll point pip hit tavla
+    nardy backgammon checker game play move opponent dice roll pip hit tavla
     """.split()  # noqa: SIM905 - as above
 )
 """Words of the game itself: one of them beside an everyday word makes it the game's."""
