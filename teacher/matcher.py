@@ -106,6 +106,11 @@ OFF_TOPIC_MAX = 0.12
 """A question the learned model finds this likely off-topic gets "I don't know" (chosen by
 leave-one-set-out: 0.3 over v1–v3 in round 3, 0.25 in round 4, 0.15 over v1–v5 in round 6,
 0.12 over v1–v7 in round 8, docs/knowledge.md)."""
+BARE_KEYWORD_WORDS = 1
+"""A question that is one of a topic's keywords and nothing more («матч», «кокс», exact, no
+other word) is declined only when off-topic is the model's most likely class for it: the
+everyday senses such a word has elsewhere («матч Россия — Бразилия») taught the model a doubt
+that a bare word typed to the rules teacher does not deserve (round 12)."""
 LEARNED_CLOSE_RATIO = 0.5
 """With the learned model, a runner-up scoring this share of the best is offered as a close
 second: on held-out blind sets this names the right topic in about 70 % of the questions
@@ -216,6 +221,9 @@ class Scored:
     # An everyday word of the game alone («голова болит»): the model features of the other
     # words, which decline the question if no rules question ever had one (round 11).
     everyday: tuple[str, ...] = ()
+    # The question is a keyword of the best topic and nothing else («матч», "mars"): the
+    # model's off-topic doubt needs ``OFF_TOPIC_MAX_BARE`` to decline it (round 12).
+    bare_keyword: bool = False
 
 
 class Matcher:
@@ -659,6 +667,13 @@ class Matcher:
         everyday = (
             () if tokens.rule_ids or tokens.dice or tokens.moves else self._everyday_only(per_word)
         )
+        bare = (
+            confident
+            and not unexplained
+            and 0 < len(coverage) <= BARE_KEYWORD_WORDS
+            and min(coverage) >= _Q_EXACT
+            and phrase_scores.get(ranked[0][0], 0.0) > 0
+        )
         return Scored(
             tuple(ranked),
             dict(matched),
@@ -667,6 +682,7 @@ class Matcher:
             game,
             ruled_out=frozenset(ruled_out),
             everyday=everyday,
+            bare_keyword=bare,
         )
 
     def _everyday_only(self, per_word: list[tuple[str, dict[str, float]]]) -> tuple[str, ...]:
@@ -736,7 +752,7 @@ class Matcher:
         if (
             scored.other_game
             or learned.BOT_CONTEXT in scored.features
-            or p.get(learned.OFF_TOPIC, 0.0) >= OFF_TOPIC_MAX
+            or self._off_topic(scored, p)
             or (self._model is not None and self._model.foreign(scored.everyday))
         ):
             return [], False
@@ -758,6 +774,16 @@ class Matcher:
         sure = scored.confident or (learned_best >= LEARNED_MIN and best_raw >= KEYWORD_MIN)
         ranked = sorted(combined.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
         return ranked, sure
+
+    def _off_topic(self, scored: Scored, p: dict[str, float]) -> bool:
+        """Whether the model finds the question off-topic: at ``OFF_TOPIC_MAX``, or for a bare
+        keyword («матч») only when off-topic is the model's most likely class."""
+        doubt = p.get(learned.OFF_TOPIC, 0.0)
+        if doubt < OFF_TOPIC_MAX:
+            return False
+        if not scored.bare_keyword:
+            return True
+        return doubt >= max(p.get(topic.id, 0.0) for topic in self._topics)
 
     def _matches(
         self, scored: Scored, ranked: list[tuple[int, float]], limit: int
