@@ -66,14 +66,10 @@ _EN_PLAY = frozenset({"play", "playing", "played", "plays", "game", "games"})
 _OTHER_GAME_TEXT = re.compile(r"\b(d ?& ?d|d(4|8|10|12|20|100))\b", re.IGNORECASE)
 
 
-def names_other_game_in_text(
-    text: str, words: Sequence[str], lemma: Callable[[str], str]
-) -> bool:
+def names_other_game_in_text(text: str, words: Sequence[str], lemma: Callable[[str], str]) -> bool:
     """Whether the raw ``text`` names another game in a form its words lose ("D&D", "d20")
     and its ``words`` do not name nardy too (round 12)."""
-    return _OTHER_GAME_TEXT.search(text) is not None and not any(
-        _is_nardy(w, lemma) for w in words
-    )
+    return _OTHER_GAME_TEXT.search(text) is not None and not any(_is_nardy(w, lemma) for w in words)
 
 
 def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
