@@ -101,6 +101,10 @@ class Shows:
         # them, a board drawn later from the stored game (the mover's picker, a view, the
         # board again) marks them the same way while the caption shows them.
         self._forced: Recent[int, tuple[int, tuple[tuple[int, Event], ...]]] = Recent(4096)
+        # Next games of matches whose first board this process is sending now: a stale tap
+        # on the finished game meanwhile (show_stored) finds no board of theirs yet, and
+        # must not send a second one.
+        self._starting: set[int] = set()
 
     @property
     def outbox(self) -> Outbox:
@@ -208,7 +212,7 @@ class Shows:
             await self._send(snap, inline)
         if snap.next_game is not None:
             shown = [t for t, _ in targets] + ([inline] if inline is not None else [])
-            await self.show_new(snap.next_game, shown or None)
+            await self._show_next(snap.next_game, shown)
             return
         await self.notify(snap, actor_user_id=actor_user_id)
         await self._prepare_picker(snap, [t for t, _ in targets])
@@ -246,11 +250,20 @@ class Shows:
         snap.next_game = await self.games.next_in_match(snap)
         await self._show_boards(snap)
         nxt = snap.next_game
-        if nxt is None or await self.boards.targets(nxt.game_id):
+        if nxt is None or nxt.game_id in self._starting or await self.boards.targets(nxt.game_id):
             return
         inline = await self.inline_target(snap)
         shown = [t for t, _ in await self.boards.targets(snap.game_id)]
-        await self.show_new(nxt, shown + ([inline] if inline is not None else []) or None)
+        await self._show_next(nxt, shown + ([inline] if inline is not None else []))
+
+    async def _show_next(self, nxt: Snapshot, targets: list[Target]) -> None:
+        """Send the first board of a match's next game where the game before it was shown
+        (its own first chats if nowhere), once in this process at a time (see _starting)."""
+        self._starting.add(nxt.game_id)
+        try:
+            await self.show_new(nxt, targets or None)
+        finally:
+            self._starting.discard(nxt.game_id)
 
     async def _show_boards(self, snap: Snapshot) -> None:
         """Edit every board message of the game to ``snap``, its inline message included
