@@ -247,6 +247,11 @@ class Shows:
             return
         await self.boards.shown(snap.game_id, snap.version)
         await self._close_stale_picker(snap)
+        await self._show_as_stored(snap)
+
+    async def _show_as_stored(self, snap: Snapshot) -> None:
+        """Edit the game's boards to ``snap``, freshly loaded, and send the first board of
+        the match's next game, stored with its finish, if it has none (see show_stored)."""
         snap.next_game = await self.games.next_in_match(snap)
         await self._show_boards(snap)
         nxt = snap.next_game
@@ -566,8 +571,9 @@ class Shows:
             await self.boards.close_picker(picker)
             # What the mover sees now is the shared board: it shows the stored game (the turn
             # going on on its buttons, or the turn after this picker's — whose worker may
-            # have died between saving it and editing the board).
-            await self._show_boards(snap)
+            # have died between saving it and editing the board; or the game's end, and the
+            # match's next game then).
+            await self._show_as_stored(snap)
             return
         try:
             board = await self.picker_board(snap, mover)

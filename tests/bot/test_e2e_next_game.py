@@ -20,7 +20,9 @@ from tests.bot.harness import (
     board_messages,
     current_board,
     game_buttons,
+    live_picker,
     running_bot,
+    tap_message_and_wait,
 )
 from tests.bot.test_e2e_robustness import start_group_game
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser
@@ -176,3 +178,44 @@ async def test_a_tap_on_game_ones_board_brings_a_next_board_never_sent(tmp_path:
         await tg.tap(group, board_id, mover, stale, check_button=False)
         await tg.wait_settled(timeout=30)
         assert [c for c in tg.calls("sendPhoto", group) if c.seq > mark] == []
+
+
+async def test_a_tap_in_a_picker_of_a_game_found_over_brings_a_next_board(
+    tmp_path: Path,
+) -> None:
+    """As above with the mover's private picker open (the group plays by pickers): showing
+    the finish failed, so the picker was never closed; the mover's tap in it is refused as
+    over, the picker closes and game 2's first board is sent to the group."""
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3") as run,
+    ):
+        group, alice, bob = await start_group_game(tg, "long 3")
+        _, mover, _, _ = await _stale_tap(run, group, alice, bob)
+        board = current_board(tg, group)
+        opening = next(d for _, cb, d in game_buttons(board) if cb.a is Act.OPEN)
+        await tap_message_and_wait(tg, group, board, mover, opening)
+        picker = live_picker(tg, group, mover)
+        assert picker is not None
+        step = next(d for _, cb, d in game_buttons(picker) if cb.a in (Act.MOVE, Act.PICK))
+        shows = run.app.shows
+        update = shows.update
+
+        async def failed(*args: Any, **kwargs: Any) -> None:
+            raise Killed
+
+        shows.update = failed  # type: ignore[method-assign]
+        resigner = bob if mover is alice else alice
+        confirm, yes = await resign_button(tg, group, resigner)
+        await tg.tap(group, confirm, resigner, yes, check_button=False)
+        await tg.wait_settled(timeout=30)
+        second = await _until_game(run, group, alice, 2)
+        assert not await shows.boards.targets(second.game_id)
+        shows.update = update  # type: ignore[method-assign]
+        mark = tg.mark()
+        await tg.tap_ephemeral(group, mover, step)
+        await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+        await tg.wait_settled(timeout=30)
+        assert len([c for c in tg.calls("sendPhoto", group) if c.seq > mark]) == 1
+        assert [t.chat_id for t, _ in await shows.boards.targets(second.game_id)] == [group.id]
+        assert live_picker(tg, group, mover) is None
