@@ -254,6 +254,24 @@ class Shows:
         the match's next game, stored with its finish, if it has none (see show_stored)."""
         snap.next_game = await self.games.next_in_match(snap)
         await self._show_boards(snap)
+        await self._show_unshown_next(snap)
+
+    async def show_unshown_next(self, game_id: int) -> None:
+        """One process, a tap on a game found over: the first board of the match's next game
+        if it has none (showing the finish failed after it was saved), and nothing else. The
+        finish's boards are this process's own, drawn with what only the saving tap knew
+        (the rating changes, the last plays): drawn again from the stored game they would
+        lose it."""
+        try:
+            snap = await self.games.load(game_id, fresh=True)
+        except Refused:
+            return
+        snap.next_game = await self.games.next_in_match(snap)
+        await self._show_unshown_next(snap)
+
+    async def _show_unshown_next(self, snap: Snapshot) -> None:
+        """Send ``snap.next_game``'s first board where ``snap``'s are, unless it has one or
+        is being sent by this process."""
         nxt = snap.next_game
         if nxt is None or nxt.game_id in self._starting or await self.boards.targets(nxt.game_id):
             return

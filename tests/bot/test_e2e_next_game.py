@@ -219,3 +219,28 @@ async def test_a_tap_in_a_picker_of_a_game_found_over_brings_a_next_board(
         assert len([c for c in tg.calls("sendPhoto", group) if c.seq > mark]) == 1
         assert [t.chat_id for t, _ in await shows.boards.targets(second.game_id)] == [group.id]
         assert live_picker(tg, group, mover) is None
+
+
+async def test_a_stale_tap_leaves_the_finish_as_its_tap_showed_it(tmp_path: Path) -> None:
+    """One process: after a game ends (the board says the rating changes, which only the
+    finishing tap knew), the other player's tap on his old button is refused as over and
+    changes no board — drawn again from the stored game, it would lose the ratings line."""
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
+        group, alice, bob = await start_group_game(tg, "long")
+        _, mover, board_id, stale = await _stale_tap(run, group, alice, bob)
+        resigner = bob if mover is alice else alice
+        mark = tg.mark()
+        confirm, yes = await resign_button(tg, group, resigner)
+        await tg.tap(group, confirm, resigner, yes, check_button=False)
+        await tg.wait_for("editMessageMedia", chat_id=group, since=mark, timeout=30)
+        await tg.wait_settled(timeout=30)
+        final = tg.messages[group.id][board_id].caption
+        assert "Рейтинг:" in (final or "")
+        mark = tg.mark()
+        await tg.tap(group, board_id, mover, stale, check_button=False)
+        await tg.wait_settled(timeout=30)
+        assert [c.method for c in tg.calls(None, group) if c.seq > mark] == ["answerCallbackQuery"]
+        assert tg.messages[group.id][board_id].caption == final
