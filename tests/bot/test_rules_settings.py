@@ -321,9 +321,12 @@ async def test_rules_in_english(tmp_path: Path) -> None:
             unknown = tg.last_bot_message(chat)
             assert "I don't know" in (unknown.text or "")
             assert labels(unknown) == ["🎲 Long", "🎯 Short", "📚 General"]
-            maybe = suggest("nardy crest, what is it?", lang_hint="en")
-            assert maybe and match("nardy crest, what is it?", lang_hint="en") == []
-            await type_and_wait(tg, chat, bob, "nardy crest, what is it?")
+            # Round 13's training data made "nardy crest, what is it?" a plain "don't know";
+            # a strategy phrase no topic quite answers still gets "did you mean".
+            vague = "what does it mean to make your 5 point early"
+            maybe = suggest(vague, lang_hint="en")
+            assert maybe and match(vague, lang_hint="en") == []
+            await type_and_wait(tg, chat, bob, vague)
             guess = tg.last_bot_message(chat)
             assert "did you mean" in (guess.text or "")
             assert maybe[0].topic.title.en in (guess.text or "")

@@ -36,7 +36,7 @@ MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]
     "train_set_13a.tsv": ({"ru": (514, 497, 509, 4), "en": (62, 62, 62, 0)}, (122, 121)),
     "train_set_13b.tsv": ({"ru": (77, 77, 77, 0), "en": (454, 448, 450, 3)}, (105, 104)),
     "train_set_13c.tsv": ({"ru": (207, 197, 200, 7), "en": (129, 122, 127, 2)}, (528, 523)),
-    "train_set_13d.tsv": ({"ru": (518, 508, 512, 6), "en": (284, 279, 281, 3)}, (70, 68)),
+    "train_set_13d.tsv": ({"ru": (517, 508, 512, 5), "en": (284, 279, 281, 3)}, (70, 68)),
     # v12: reported once (round 12, commit 4e27f11: ru 344/363/12, en 210/230/11, off-topic
     # 84), then made training data of the learned model; these are its figures as training data.
     # Round 13's written training sets moved it: ru top-1 372 → 369, en top-1 238 → 237,
