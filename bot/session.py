@@ -7,6 +7,7 @@ import re
 import uuid
 from http import HTTPStatus
 from typing import Any, ClassVar
+from urllib.parse import urlencode
 
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -95,13 +96,16 @@ class ApiSession(AiohttpSession):
     def build_form_data(  # type: ignore[override]  # aiohttp posts either
         self, bot: Bot, method: TelegramMethod[TelegramType]
     ) -> FormData | BytesPayload:
-        """The request's body: what aiogram builds, but a request whose files are all in
-        memory (:class:`BufferedInputFile`, named plainly) as one multipart body.
+        """The request's body: what aiogram's form gives aiohttp, built directly — a request
+        without files form-encoded, one whose files are all in memory
+        (:class:`BufferedInputFile`, named plainly, small) as one multipart body.
 
         The fields are those of aiogram's own ``build_form_data``: the method's values
         prepared by ``prepare_value`` (empty ones left out), each file as
-        ``attach://<key>``'s part. Anything else (a file read from disk or a URL, a name
-        that would need quoting) and a request without files are built by aiogram."""
+        ``attach://<key>``'s part. Any other upload (a file read from disk or a URL, a name
+        that would need quoting, a large file) goes in aiogram's form. (An aiohttp form
+        builds a multipart writer, a random boundary and all, even when it is sent
+        form-encoded: ~8 of a turn's ~11 calls have no file.)"""
         files: dict[str, InputFile] = {}
         fields = [
             (key, prepared)
@@ -114,6 +118,12 @@ class ApiSession(AiohttpSession):
             if isinstance(upload, BufferedInputFile)
             and _PLAIN_FILENAME.fullmatch(upload.filename or key)
         ]
+        if not files and all(isinstance(value, str) for _, value in fields):
+            # what aiohttp's form makes of text fields alone, without building the form
+            return BytesPayload(
+                urlencode(fields, doseq=True, encoding="utf-8").encode(),
+                content_type="application/x-www-form-urlencoded",
+            )
         if (
             not files
             or len(in_memory) < len(files)

@@ -187,16 +187,21 @@ async def test_an_upload_is_one_body_with_the_fields_aiogram_sends() -> None:
         assert await _aiohttp_body(ours) == ours._value  # aiohttp writes it as it is
 
 
-async def test_other_requests_are_built_by_aiogram() -> None:
-    """No file (form-encoded, as before), a file name that needs quoting or a large file
-    (streamed, not held twice): aiogram's own form."""
+async def test_other_requests_are_what_aiogram_builds() -> None:
+    """No file: form-encoded, the very bytes of aiogram's form. A file name that needs
+    quoting or a large file (streamed, not held twice): aiogram's own form."""
     bot = Bot(TOKEN)
-    session = ApiSession()
-    plain = session.build_form_data(bot, SendMessage(chat_id=1, text="Привет"))
-    assert isinstance(plain, FormData) and not plain.is_multipart
-    assert await _aiohttp_body(plain) == await _aiohttp_body(
-        AiohttpSession().build_form_data(bot, SendMessage(chat_id=1, text="Привет"))
+    keyboard = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="Ход", callback_data="g:1:2")]]
     )
+    session = ApiSession()
+    message = SendMessage(chat_id=1, text="Привет & <b>до встречи</b>", reply_markup=keyboard)
+    plain = session.build_form_data(bot, message)
+    theirs = AiohttpSession().build_form_data(bot, message)()
+    assert isinstance(plain, BytesPayload)
+    assert plain.headers["Content-Type"] == theirs.headers["Content-Type"]
+    assert plain.headers["Content-Type"] == "application/x-www-form-urlencoded"
+    assert await _aiohttp_body(plain) == await _aiohttp_body(theirs)
     for upload in (
         BufferedInputFile(b"x" * 100, filename='партия "1".mat'),
         BufferedInputFile(b"x" * (ONE_PIECE_BYTES + 1), filename="replay.gif"),
