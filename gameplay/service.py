@@ -677,20 +677,22 @@ class GameService:
         return out
 
     async def next_in_match(self, snap: Snapshot) -> Snapshot | None:
-        """The game that followed ``snap``'s in its match (stored with its finish), as its
-        first board shows it (as it stands, once someone has played in it); None while
-        ``snap`` is active, after the match, or for a game without a dice seed (its match's
-        games cannot be told from others). A redelivered
-        update that had finished a game shows this board, which the worker that saved the
-        finish may have died before sending."""
+        """The match's game that came after ``snap``'s (the first stored with its finish):
+        the newest, as its first board shows it (as it stands, once someone has played in
+        it); None while ``snap`` is active, after the match, or for a game without a dice seed
+        (its match's games cannot be told from others). A redelivered update that had
+        finished a game shows this board, which the worker that saved the finish may have
+        died before sending; an inline match's one message must show the game in play, not
+        the end of one between."""
         if snap.active or snap.match.is_over or snap.row.dice_seed_id is None:
             return None
         later = [g for g in await self.store.match_games(snap.game_id) if g.game_id > snap.game_id]
         if not later:
             return None
-        if later[0].version > OPENING_VERSIONS:  # played on since (an inline message's, say)
-            return await self.snapshot(later[0])
-        return await self._first_view(later[0])
+        newest = later[-1]
+        if newest.version > OPENING_VERSIONS:  # played on since (an inline message's, say)
+            return await self.snapshot(newest)
+        return await self._first_view(newest)
 
     # ---- move clocks and ending without play -------------------------------------------------
 

@@ -113,3 +113,23 @@ async def test_the_last_game_of_a_match_starts_none(world: Clocked) -> None:
     assert outcome.snap.finished.next_game is None
     assert await world.games.next_in_match(outcome.snap) is None
     assert len(await world.store.match_games(snap.game_id)) == 1
+
+
+async def test_the_game_shown_after_a_finished_one_is_the_match_game_in_play(
+    world: Clocked,
+) -> None:
+    """A match to 5: each player resigns a game at its start (a mars, 2 points each), so the
+    third game is in play. Showing the first game as stored (a stale tap, a late redelivery)
+    follows it with the third, which the match's one message (an inline match's) must show,
+    not the second game's end."""
+    snap = await world.game(MoveClock.OFF, length=5)
+    games = [snap]
+    for _ in range(2):
+        out = await world.games.act(mover(games[-1]), Resign(), game_id=games[-1].game_id)
+        assert out.snap is not None and out.snap.next_game is not None
+        games.append(out.snap.next_game)
+    third = games[-1]
+    assert third.match.game_number == 3 and third.active
+    for finished in games[:2]:
+        shown = await world.games.next_in_match(await world.games.load(finished.game_id))
+        assert shown is not None and shown.game_id == third.game_id
