@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.callbacks import Act
+from gameplay.service import stored_result
 from tests.bot.harness import (
     TOKEN,
     Running,
@@ -244,3 +245,33 @@ async def test_a_stale_tap_leaves_the_finish_as_its_tap_showed_it(tmp_path: Path
         await tg.wait_settled(timeout=30)
         assert [c.method for c in tg.calls(None, group) if c.seq > mark] == ["answerCallbackQuery"]
         assert tg.messages[group.id][board_id].caption == final
+
+
+async def test_a_match_the_old_code_left_stuck_goes_on_at_a_tap(tmp_path: Path) -> None:
+    """A match stuck by the code before session 8 (game 1's finish written, the worker dead
+    before its second write, game 2): the players' tap on game 1's board, refused as over,
+    starts game 2 and sends its first board."""
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
+    ):
+        group, alice, bob = await start_group_game(tg, "long 3")
+        first, mover, board_id, stale = await _stale_tap(run, group, alice, bob)
+        match = first.match.copy()
+        match.current.resign(first.game.seat_to_act)
+        match.record_result()
+        await run.app.store.finish_game(  # the old code's first write, and nothing after it
+            first.game_id, first.version, match.to_json(), stored_result(match.current)
+        )
+        run.app.games.cache.forget(first.game_id)
+        assert await active_match(run.app, group.id, alice.id) is None
+        mark = tg.mark()
+        await tg.tap(group, board_id, mover, stale)
+        await tg.wait_for("sendPhoto", chat_id=group, since=mark, timeout=30)
+        await tg.wait_settled(timeout=30)
+        second = await active_match(run.app, group.id, alice.id)
+        assert second is not None and second.match.game_number == 2
+        assert [t.chat_id for t, _ in await run.app.shows.boards.targets(second.game_id)] == [
+            group.id
+        ]
+        assert len([c for c in tg.calls("sendPhoto", group) if c.seq > mark]) == 1
