@@ -492,6 +492,12 @@ async def main() -> None:
         help="how updates reach the bot (auto: webhooks with several workers or PostgreSQL, "
         "else long polling); to tell the cost of webhooks from the database's",
     )
+    parser.add_argument(
+        "--strict-fake",
+        action="store_true",
+        help="hash every upload's bytes for its file_unique_id, as the tests' fake does "
+        "(by default this benchmark's fake skips it: the bot never reads the id)",
+    )
     args = parser.parse_args()
     picker = args.mode == "picker"
     tmp = Path(tempfile.mkdtemp(prefix="nardy-load-"))
@@ -510,6 +516,7 @@ async def main() -> None:
             token=TOKEN,
             store_file_bytes=False,
             decode_images=False,
+            hash_uploads=not args.strict_fake,
             history_limit=5000,
             clock=time.monotonic,
         ) as tg:

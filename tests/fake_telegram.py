@@ -1152,6 +1152,9 @@ class FakeTelegram(InlineMode):
       store_file_bytes -- keep uploaded bytes (needed by ``latest_photo``); a load benchmark
         can switch it off to keep memory flat;
       decode_images -- fully decode uploaded photos with Pillow (else only read the header);
+      hash_uploads -- derive a file's ``file_unique_id`` from its bytes (SHA-1), so the same
+        bytes uploaded twice share it, as at Telegram; off (a load benchmark, whose bot never
+        reads it), each upload gets a unique id of its own without hashing its bytes;
       history_limit -- keep only about this many recent calls / updates (None = all);
       dice_seed -- seed for ``sendDice`` values not scripted with ``script_dice``;
       ephemeral_ttl -- seconds after which an ephemeral message expires (None = only when a
@@ -1168,6 +1171,7 @@ class FakeTelegram(InlineMode):
         clock: Callable[[], float] = time.monotonic,
         store_file_bytes: bool = True,
         decode_images: bool = True,
+        hash_uploads: bool = True,
         history_limit: int | None = None,
         dice_seed: int = 0,
         ephemeral_ttl: float | None = None,
@@ -1179,6 +1183,7 @@ class FakeTelegram(InlineMode):
         self.callback_deadline = callback_deadline
         self.store_file_bytes = store_file_bytes
         self.decode_images = decode_images
+        self.hash_uploads = hash_uploads
         self.history_limit = history_limit
         self._clock = clock
         self._started_at = clock()
@@ -1195,6 +1200,7 @@ class FakeTelegram(InlineMode):
         self._last_bot_message: dict[int, int] = {}
         self._latest_photo: dict[int, StoredFile] = {}
         self._file_seq = itertools.count(1)
+        self._upload_seq = itertools.count(1)
         self._album_seq = itertools.count(1)
         self._files_by_path: dict[str, StoredFile] = {}
         self._query_seq = itertools.count(4_000_000_001)
@@ -2331,7 +2337,10 @@ class FakeTelegram(InlineMode):
 
     async def _store_upload(self, upload: _Upload, kind: str) -> StoredFile:
         data = upload.data
-        digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        if self.hash_uploads:
+            digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        else:  # unique per upload, not per content (the option's doc)
+            digest = f"{next(self._upload_seq):012x}".ljust(40, "0")
         width = height = 0
         if kind in ("photo", "animation"):
             full = self.decode_images and kind == "photo"

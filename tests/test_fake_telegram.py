@@ -149,6 +149,28 @@ async def test_send_message_with_inline_keyboard(tg: FakeTelegram, bot: Bot) -> 
     ]
 
 
+async def test_same_bytes_share_a_file_unique_id_unless_uploads_are_not_hashed() -> None:
+    """As at Telegram, the same bytes uploaded twice get the same ``file_unique_id`` (file ids
+    differ); a load benchmark's fake (``hash_uploads=False``) gives each upload its own."""
+    board = png(640, 480)
+    for hashed in (True, False):
+        async with FakeTelegram(hash_uploads=hashed) as server:
+            alice = server.user(1001, "Alice")
+            server.private_chat(alice)
+            async with server.make_bot() as client:
+                sent = [
+                    await client.send_photo(alice.id, BufferedInputFile(board, "board.png"))
+                    for _ in range(2)
+                ]
+        photos = [message.photo for message in sent]
+        assert all(photo is not None for photo in photos)
+        largest = [photo[-1] for photo in photos if photo is not None]
+        assert largest[0].file_id != largest[1].file_id
+        assert (largest[0].file_unique_id == largest[1].file_unique_id) is hashed
+        ids = {size.file_unique_id for photo in photos if photo is not None for size in photo}
+        assert len(ids) == (3 if hashed else 6)  # each size its own, per content or per upload
+
+
 async def test_photo_upload_then_edit_media(tg: FakeTelegram, bot: Bot) -> None:
     board = png(640, 480)
     sent = await bot.send_photo(
