@@ -186,8 +186,13 @@ class GameTap(BaseMiddleware):
         if redelivered or (not in_picker and not shows.boards.sole_writer):
             # With several workers a board can be behind the stored game (an edit that lost
             # to a slower one, a worker that died before editing): whoever taps it sees it
-            # brought up to date. One process shows every change it saves.
+            # brought up to date. One process shows every change it saves...
             await shows.show_stored(cb.game)
+        elif not in_picker and refused.refusal is Refusal.GAME_OVER:
+            # ...unless showing a finish failed after it was saved: the match's next game,
+            # stored with the finish, has no board then (a polled update is confirmed as the
+            # next ones are fetched: after a crash it is not delivered again).
+            await shows.show_unshown_next(cb.game)
         if in_picker:  # a group mover's picker behind the game: brought up to date
             assert isinstance(message, Message) and message.ephemeral_message_id is not None
             picker = Picker(message.chat.id, event.from_user.id, message.ephemeral_message_id)

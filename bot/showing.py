@@ -101,6 +101,10 @@ class Shows:
         # them, a board drawn later from the stored game (the mover's picker, a view, the
         # board again) marks them the same way while the caption shows them.
         self._forced: Recent[int, tuple[int, tuple[tuple[int, Event], ...]]] = Recent(4096)
+        # Next games of matches whose first board this process is sending now: a stale tap
+        # on the finished game meanwhile (show_stored) finds no board of theirs yet, and
+        # must not send a second one.
+        self._starting: set[int] = set()
 
     @property
     def outbox(self) -> Outbox:
@@ -208,7 +212,7 @@ class Shows:
             await self._send(snap, inline)
         if snap.next_game is not None:
             shown = [t for t, _ in targets] + ([inline] if inline is not None else [])
-            await self.show_new(snap.next_game, shown or None)
+            await self._show_next(snap.next_game, shown)
             return
         await self.notify(snap, actor_user_id=actor_user_id)
         await self._prepare_picker(snap, [t for t, _ in targets])
@@ -243,14 +247,46 @@ class Shows:
             return
         await self.boards.shown(snap.game_id, snap.version)
         await self._close_stale_picker(snap)
+        await self._show_as_stored(snap)
+
+    async def _show_as_stored(self, snap: Snapshot) -> None:
+        """Edit the game's boards to ``snap``, freshly loaded, and send the first board of
+        the match's next game, stored with its finish, if it has none (see show_stored)."""
         snap.next_game = await self.games.next_in_match(snap)
         await self._show_boards(snap)
+        await self._show_unshown_next(snap)
+
+    async def show_unshown_next(self, game_id: int) -> None:
+        """One process, a tap on a game found over: the first board of the match's next game
+        if it has none (showing the finish failed after it was saved), and nothing else. The
+        finish's boards are this process's own, drawn with what only the saving tap knew
+        (the rating changes, the last plays): drawn again from the stored game they would
+        lose it."""
+        try:
+            snap = await self.games.load(game_id, fresh=True)
+        except Refused:
+            return
+        snap.next_game = await self.games.next_in_match(snap)
+        await self._show_unshown_next(snap)
+
+    async def _show_unshown_next(self, snap: Snapshot) -> None:
+        """Send ``snap.next_game``'s first board where ``snap``'s are, unless it has one or
+        is being sent by this process."""
         nxt = snap.next_game
-        if nxt is None or await self.boards.targets(nxt.game_id):
+        if nxt is None or nxt.game_id in self._starting or await self.boards.targets(nxt.game_id):
             return
         inline = await self.inline_target(snap)
         shown = [t for t, _ in await self.boards.targets(snap.game_id)]
-        await self.show_new(nxt, shown + ([inline] if inline is not None else []) or None)
+        await self._show_next(nxt, shown + ([inline] if inline is not None else []))
+
+    async def _show_next(self, nxt: Snapshot, targets: list[Target]) -> None:
+        """Send the first board of a match's next game where the game before it was shown
+        (its own first chats if nowhere), once in this process at a time (see _starting)."""
+        self._starting.add(nxt.game_id)
+        try:
+            await self.show_new(nxt, targets or None)
+        finally:
+            self._starting.discard(nxt.game_id)
 
     async def _show_boards(self, snap: Snapshot) -> None:
         """Edit every board message of the game to ``snap``, its inline message included
@@ -553,8 +589,9 @@ class Shows:
             await self.boards.close_picker(picker)
             # What the mover sees now is the shared board: it shows the stored game (the turn
             # going on on its buttons, or the turn after this picker's — whose worker may
-            # have died between saving it and editing the board).
-            await self._show_boards(snap)
+            # have died between saving it and editing the board; or the game's end, and the
+            # match's next game then).
+            await self._show_as_stored(snap)
             return
         try:
             board = await self.picker_board(snap, mover)

@@ -677,20 +677,46 @@ class GameService:
         return out
 
     async def next_in_match(self, snap: Snapshot) -> Snapshot | None:
-        """The game that followed ``snap``'s in its match (stored with its finish), as its
-        first board shows it (as it stands, once someone has played in it); None while
-        ``snap`` is active, after the match, or for a game without a dice seed (its match's
-        games cannot be told from others). A redelivered
-        update that had finished a game shows this board, which the worker that saved the
-        finish may have died before sending."""
+        """The match's game that came after ``snap``'s (the first stored with its finish):
+        the newest, as its first board shows it (as it stands, once someone has played in
+        it); None while ``snap`` is active, after the match, or for a game without a dice seed
+        (its match's games cannot be told from others). A redelivered update that had
+        finished a game shows this board, which the worker that saved the finish may have
+        died before sending; an inline match's one message must show the game in play, not
+        the end of one between. A match that older code left without its next game gets it
+        now (:meth:`_start_missing_next`)."""
         if snap.active or snap.match.is_over or snap.row.dice_seed_id is None:
             return None
         later = [g for g in await self.store.match_games(snap.game_id) if g.game_id > snap.game_id]
         if not later:
+            return await self._start_missing_next(snap)
+        newest = later[-1]
+        if newest.version > OPENING_VERSIONS:  # played on since (an inline message's, say)
+            return await self.snapshot(newest)
+        return await self._first_view(newest)
+
+    async def _start_missing_next(self, snap: Snapshot) -> Snapshot | None:
+        """The next game of a match that finished ``snap``'s game without one, started now:
+        before session 8 the finish and the next game were two writes, and a worker that died
+        between them left the match stuck. Once: under the game's lock, looked for again, and
+        as the place's one active game (None if the players have started another there)."""
+        if snap.row.status is not storage.GameStatus.FINISHED or snap.game.result is None:
             return None
-        if later[0].version > OPENING_VERSIONS:  # played on since (an inline message's, say)
-            return await self.snapshot(later[0])
-        return await self._first_view(later[0])
+        async with self.lock(snap.game_id):
+            games = await self.store.match_games(snap.game_id)
+            if any(g.game_id > snap.game_id for g in games):  # started meanwhile
+                return await self.next_in_match(snap)
+            nxt = await self._prepare_next(snap.row, snap.match, snap.user_ids)
+            if nxt is None:
+                return None
+            try:
+                row = await self.store.create_game(nxt[0].game)
+            except storage.ActiveGameExistsError:
+                return None
+            log.info("game %s: its match's next game %s started late", snap.game_id, row.game_id)
+            return await self._first_view(
+                await self._log_initial(row, nxt[1], snap.user_ids), nxt[1]
+            )
 
     # ---- move clocks and ending without play -------------------------------------------------
 

@@ -25,7 +25,7 @@ import asyncpg
 
 from storage.errors import ConstraintError, DatabaseError, StorageError
 from storage.postgres.dialect import run
-from storage.postgres.migrations import check_openable, migrate
+from storage.postgres.migrations import migrate
 from storage.postgres.placeholders import numbered
 from storage.repository import Clock, SqlRepository
 from storage.settings import is_postgres_url, redact
@@ -109,8 +109,7 @@ class PostgresStorage(SqlRepository):
             )
         try:
             with translate_errors():
-                async with pool.acquire() as conn:
-                    await check_openable(conn, where)
+                async with pool.acquire() as conn:  # checked under the migration lock
                     await migrate(conn, where=where)
         except BaseException:
             await pool.close()

@@ -13,6 +13,7 @@ from typing import Any
 import storage
 from gameplay import GameService, Refusal, Refused, Resign
 from gameplay.clocks import MoveClock
+from gameplay.service import stored_result
 from tests.gameplay.conftest import mover
 from tests.gameplay.test_clock_endings import Clocked, location, world
 
@@ -113,3 +114,49 @@ async def test_the_last_game_of_a_match_starts_none(world: Clocked) -> None:
     assert outcome.snap.finished.next_game is None
     assert await world.games.next_in_match(outcome.snap) is None
     assert len(await world.store.match_games(snap.game_id)) == 1
+
+
+async def test_the_game_shown_after_a_finished_one_is_the_match_game_in_play(
+    world: Clocked,
+) -> None:
+    """A match to 5: each player resigns a game at its start (a mars, 2 points each), so the
+    third game is in play. Showing the first game as stored (a stale tap, a late redelivery)
+    follows it with the third, which the match's one message (an inline match's) must show,
+    not the second game's end."""
+    snap = await world.game(MoveClock.OFF, length=5)
+    games = [snap]
+    for _ in range(2):
+        out = await world.games.act(mover(games[-1]), Resign(), game_id=games[-1].game_id)
+        assert out.snap is not None and out.snap.next_game is not None
+        games.append(out.snap.next_game)
+    third = games[-1]
+    assert third.match.game_number == 3 and third.active
+    for finished in games[:2]:
+        shown = await world.games.next_in_match(await world.games.load(finished.game_id))
+        assert shown is not None and shown.game_id == third.game_id
+
+
+async def test_a_match_the_old_code_left_without_its_next_game_goes_on(world: Clocked) -> None:
+    """Before session 8 the finish and the next game were two writes; a worker that died
+    between them left the match stuck: game 1 finished, no game 2. Showing game 1 as stored
+    (the players' next tap on its board) starts game 2 then, once."""
+    snap = await world.game(MoveClock.OFF, length=3)
+    match = snap.match
+    match.current.resign(snap.game.seat_to_act)
+    match.record_result()
+    assert match.current.result is not None and not match.is_over
+    await world.store.finish_game(  # the old code's first write, and nothing after it
+        snap.game_id, snap.version, match.to_json(), stored_result(match.current)
+    )
+    stuck = await world.games.load(snap.game_id, fresh=True)
+    assert not stuck.active and [
+        g.game_id for g in await world.store.match_games(snap.game_id)
+    ] == [snap.game_id]
+    shown = await asyncio.gather(*(world.games.next_in_match(stuck) for _ in range(2)))
+    assert shown[0] is not None and shown[1] is not None
+    assert shown[0].game_id == shown[1].game_id and shown[0].match.game_number == 2
+    games = await world.store.match_games(snap.game_id)
+    assert [g.game_id for g in games] == [snap.game_id, shown[0].game_id]
+    assert games[1].status is storage.GameStatus.ACTIVE
+    assert await world.store.get_active_game(snap.row.chat_id) == games[1]
+    assert shown[0].events == list(shown[0].game.history) and shown[0].dice_commitment

@@ -26,7 +26,7 @@ from storage import (
     open_storage,
 )
 from storage.postgres import MIGRATIONS, PostgresStorage
-from storage.postgres.migrations import migrate, schema_version
+from storage.postgres.migrations import MIGRATION_LOCK, migrate, schema_version
 from storage.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS
 from storage.sqlite.migrations import Migration
 from tests.pg_server import DURABLE_SETTINGS, PostgresServer
@@ -64,6 +64,29 @@ async def test_an_empty_database_is_migrated_once_by_stores_opening_at_once(
     assert [(r["version"], r["description"]) for r in rows] == [
         (m.version, m.description) for m in MIGRATIONS
     ]
+
+
+async def test_a_store_opening_while_another_migrates_judges_the_schema_after_it(
+    postgres_url: str,
+) -> None:
+    """Another worker holds the migration lock and its database looks half made (a table of
+    its first step visible, ``schema_version`` not yet: what a catalog lookup racing its
+    commit can see). A store opening then waits for the lock and judges the finished schema;
+    looked at before the lock, the database seemed foreign and the worker refused to start."""
+    other = await asyncpg.connect(postgres_url)
+    try:
+        await other.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+        await other.execute("CREATE TABLE half_made (n INTEGER)")
+        opening = asyncio.ensure_future(PostgresStorage.open(postgres_url))
+        await asyncio.sleep(0.3)
+        assert not opening.done() or opening.exception() is None, opening.exception()
+        await other.execute("DROP TABLE half_made")
+        assert await migrate(other) == len(MIGRATIONS)  # its lock is taken again: reentrant
+        await other.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+        store = await asyncio.wait_for(opening, 30)
+        await store.close()
+    finally:
+        await other.close()
 
 
 @pytest.mark.parametrize("start", range(1, len(MIGRATIONS)))
