@@ -38,6 +38,7 @@ LOSO_FOLDS: dict[str, tuple[str, ...]] = {
     "blind_set_v9.tsv": ("blind_set_v9.tsv",),
     "blind_set_v10.tsv": ("blind_set_v10.tsv",),
     "blind_set_v11.tsv": ("blind_set_v11.tsv",),
+    "blind_set_v12.tsv": ("blind_set_v12.tsv",),
 }
 """Leave-one-set-out: each blind set, evaluated by a model trained without it (and without
 what was written knowing it)."""

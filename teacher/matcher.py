@@ -39,10 +39,12 @@ from teacher.offtopic import (
     EVERYDAY_EN,
     EVERYDAY_RU,
     GAME_WORDS,
+    WEAK_EVERYDAY,
     about_the_bot,
     bot_command,
     comparisons,
     names_other_game,
+    names_other_game_in_text,
 )
 from teacher.spelling import Speller
 from teacher.text import (
@@ -104,6 +106,11 @@ OFF_TOPIC_MAX = 0.12
 """A question the learned model finds this likely off-topic gets "I don't know" (chosen by
 leave-one-set-out: 0.3 over v1–v3 in round 3, 0.25 in round 4, 0.15 over v1–v5 in round 6,
 0.12 over v1–v7 in round 8, docs/knowledge.md)."""
+BARE_KEYWORD_WORDS = 1
+"""A question that is one of a topic's keywords and nothing more («матч», «кокс», exact, no
+other word) is declined only when off-topic is the model's most likely class for it: the
+everyday senses such a word has elsewhere («матч Россия — Бразилия») taught the model a doubt
+that a bare word typed to the rules teacher does not deserve (round 12)."""
 LEARNED_CLOSE_RATIO = 0.5
 """With the learned model, a runner-up scoring this share of the best is offered as a close
 second: on held-out blind sets this names the right topic in about 70 % of the questions
@@ -214,6 +221,9 @@ class Scored:
     # An everyday word of the game alone («голова болит»): the model features of the other
     # words, which decline the question if no rules question ever had one (round 11).
     everyday: tuple[str, ...] = ()
+    # The question is a keyword of the best topic and nothing else («матч», "mars"): the
+    # model's off-topic doubt needs ``OFF_TOPIC_MAX_BARE`` to decline it (round 12).
+    bare_keyword: bool = False
 
 
 class Matcher:
@@ -252,6 +262,7 @@ class Matcher:
         self._double = self._ru.term("дубль")
         self._generic = frozenset(self._term(w) for w in GENERIC_WORDS)
         self._everyday = frozenset(self._term(w) for w in (*EVERYDAY_RU, *EVERYDAY_EN))
+        self._weak_everyday = frozenset(self._term(w) for w in WEAK_EVERYDAY)
         self._game_words = frozenset(self._term(w) for w in (*GENERIC_WORDS, *GAME_WORDS))
         self._index = self._build()
         self._model = (model or QuestionModel.shipped()) if learn else None
@@ -562,7 +573,9 @@ class Matcher:
         tokens = tokenize(self.relayout(question))
         # Another game is named by the words as typed: a correction may turn a name no
         # training question has into a nardy word («кубик рубика» → «рубка»).
-        if names_other_game(tokens.words, self._ru.lemma):
+        if names_other_game(tokens.words, self._ru.lemma) or names_other_game_in_text(
+            question, tokens.words, self._ru.lemma
+        ):
             return Reading(tokens, asked=True, other_game=True)
         # A game named only as a comparison («как в шахматах», "I only play chess") is not
         # what the question asks about: its words are dropped (round 10).
@@ -654,6 +667,13 @@ class Matcher:
         everyday = (
             () if tokens.rule_ids or tokens.dice or tokens.moves else self._everyday_only(per_word)
         )
+        bare = (
+            confident
+            and not unexplained
+            and 0 < len(coverage) <= BARE_KEYWORD_WORDS
+            and min(coverage) >= _Q_EXACT
+            and phrase_scores.get(ranked[0][0], 0.0) > 0
+        )
         return Scored(
             tuple(ranked),
             dict(matched),
@@ -662,6 +682,7 @@ class Matcher:
             game,
             ruled_out=frozenset(ruled_out),
             everyday=everyday,
+            bare_keyword=bare,
         )
 
     def _everyday_only(self, per_word: list[tuple[str, dict[str, float]]]) -> tuple[str, ...]:
@@ -674,7 +695,10 @@ class Matcher:
             (word, {t for t, q in mine.items() if q >= _Q_STEM_SOUND}) for word, mine in per_word
         ]
         everyday = {t for _, terms in sure for t in terms & self._everyday}
-        if len(everyday) != 1:  # none, or two of the game's words: «снимать с головы»
+        strong = everyday - self._weak_everyday
+        # None, or two of the game's words («снимать с головы»); a weak one ("take") beside
+        # another everyday word does not count as the second.
+        if not everyday or len(strong) > 1 or (not strong and len(everyday) > 1):
             return ()
         if any(terms & self._game_words for _, terms in sure):
             return ()
@@ -728,7 +752,7 @@ class Matcher:
         if (
             scored.other_game
             or learned.BOT_CONTEXT in scored.features
-            or p.get(learned.OFF_TOPIC, 0.0) >= OFF_TOPIC_MAX
+            or self._off_topic(scored, p)
             or (self._model is not None and self._model.foreign(scored.everyday))
         ):
             return [], False
@@ -750,6 +774,16 @@ class Matcher:
         sure = scored.confident or (learned_best >= LEARNED_MIN and best_raw >= KEYWORD_MIN)
         ranked = sorted(combined.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
         return ranked, sure
+
+    def _off_topic(self, scored: Scored, p: dict[str, float]) -> bool:
+        """Whether the model finds the question off-topic: at ``OFF_TOPIC_MAX``, or for a bare
+        keyword («матч») only when off-topic is the model's most likely class."""
+        doubt = p.get(learned.OFF_TOPIC, 0.0)
+        if doubt < OFF_TOPIC_MAX:
+            return False
+        if not scored.bare_keyword:
+            return True
+        return doubt >= max(p.get(topic.id, 0.0) for topic in self._topics)
 
     def _matches(
         self, scored: Scored, ranked: list[tuple[int, float]], limit: int

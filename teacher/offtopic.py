@@ -26,6 +26,9 @@ OTHER_GAMES_RU: frozenset[str] = frozenset(
     доминошка покер преферанс блэкджек рулетка казино мафия мафиози рубик крестик нолик
     монополия яцзы лото бинго судоку кроссворд тетрис бильярд кий скрабл эрудит уно
     маджонг сёги шоги нонограмма лудо футбол хоккей баскетбол волейбол теннис
+    днд манкала калах крэпс катан колонизатор каркассон манчкин имаджинариум дженга твистер
+    бридж пасьянс косынка реверси отелло вархаммер майнкрафт дота фортнайт гольф бокс дартс
+    боулинг керлинг регби бейсбол крикет пейнтбол
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """Lemmas that name another game or one of its own pieces or moves."""
@@ -37,6 +40,9 @@ OTHER_GAMES_EN: frozenset[str] = frozenset(
     rubiks rubik's tic tac toe monopoly yahtzee bingo sudoku crossword tetris billiards
     snooker pool scrabble uno mahjong shogi go ludo parcheesi football soccer hockey
     basketball volleyball tennis
+    dnd mancala kalah craps catan carcassonne munchkin jenga twister cluedo battleship othello
+    dungeons reversi solitaire rummy canasta cribbage euchre pinochle baccarat warhammer pathfinder
+    hearthstone minecraft fortnite dota golf bowling darts baseball rugby curling
     """.split()  # noqa: SIM905 - as above
 )
 """English words that name another game or one of its own pieces."""
@@ -55,6 +61,15 @@ _DRAUGHTS_FORMS = frozenset({"шашки", "шашках", "шашками", "ш
 _EN_GAME_BEFORE = frozenset({"in", "at"})
 _EN_GAME_AFTER = frozenset({"game", "games", "tournament", "rules", "club"})
 _EN_PLAY = frozenset({"play", "playing", "played", "plays", "game", "games"})
+# Names the tokenizer cuts apart or reads as numbers: "D&D", a polyhedral die ("d20": nardy's
+# dice have six sides only).
+_OTHER_GAME_TEXT = re.compile(r"\b(d ?& ?d|d(4|8|10|12|20|100))\b", re.IGNORECASE)
+
+
+def names_other_game_in_text(text: str, words: Sequence[str], lemma: Callable[[str], str]) -> bool:
+    """Whether the raw ``text`` names another game in a form its words lose ("D&D", "d20")
+    and its ``words`` do not name nardy too (round 12)."""
+    return _OTHER_GAME_TEXT.search(text) is not None and not any(_is_nardy(w, lemma) for w in words)
 
 
 def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
@@ -332,6 +347,42 @@ NEAR_DOMAIN_RU: tuple[str, ...] = (
         "река пиво коктейль кино фильм видео",
         "данных уголь политическая выборы",
     ),
+    *(
+        # Round 12: more of the everyday lives the game's words have (a café's double
+        # espresso, a shop's opening hours, a parcel's pickup point, a school term, income,
+        # a website's links, a stain on a shirt, a dentist's bridge, glasses, a car's
+        # reverse gear, the stock market) — domains, as in round 11, not anyone's questions.
+        "кофе эспрессо капучино латте американо кофеин чай сок кафе ресторан официант",
+        "часы работы магазина аптека супермаркет открыт закрыт выходной праздничный",
+        "посылка курьер трек почта маркетплейс заказ озон вайлдберриз выдача получить",
+        "учебная четверть каникулы оценки дневник учитель урок домашка класс",
+        "доход зарплата бюджет сбережения инвестиции акции биржа налог вклад",
+        "сайт ссылка поисковик продвижение реклама маркетинг текст статья",
+        "пятно на рубашке стирка одежда порошок химчистка",
+        "стоматолог зуб пломба коронка мост зубной",
+        "очки для зрения линзы окулист зрение",
+        "машина коробка передач парковка гараж шины бензин",
+        "кости болят перелом сустав собака косточка",
+        "населённый пункт город деревня область район карта маршрут",
+        "школьная доска объявлений гладильная разделочная сноуборд серфинг",
+        "правила дорожного движения грамматика орфография этикет закон",
+        "сериал серия сезон книга роман фильм концовка",
+        "форекс трейдинг валютная пара брокер спред криптовалюта",
+        "мебель в комнате перестановка интерьер дизайн ремонт квартиры соседи этаж подъезд",
+        "цвет волос покраситься краска обои",
+        "сгорел на солнце загар крем ожог тост пригорел проводка",
+        "будильник проснуться выспаться утром рано",
+        "пробег автомобиля километров одометр",
+        "поединок мма бойцы ринг",
+        "ввод данных таблица эксель формула",
+        "выбросы углекислого газа экология завод",
+        "политическая партия депутат парламент",
+        "партия товара склад поставщик оптом",
+        "стратегия бизнеса маркетинг компании стартап",
+        "отпуск больничный работодатель трудовой кодекс",
+        "свидание знакомство девушка парень отношения",
+        "трансляция сборная лига",
+    ),
 )
 
 
@@ -485,6 +536,48 @@ NEAR_DOMAIN_EN: tuple[str, ...] = (
         "power supply laptop charger concrete building",
         "overflow programming directors meeting river",
     ),
+    *(
+        # Round 12: more everyday lives of the game's words (see NEAR_DOMAIN_RU).
+        "coffee shop cafe restaurant pub opening hours open late tonight",
+        "chocolate candy soap granola protein snack",
+        "bar exam lawyer law school attorney",
+        "ink stain shirt laundry wash clothes remove",
+        "website seo link text blog google search ranking marketing",
+        "news anchor tv channel show host",
+        "ship boat sailing harbor",
+        "red planet rover surface atmosphere made of rock volcano",
+        "stock exchange bear bull shares investing portfolio",
+        "pull up gym workout barbell weights",
+        "spell grammar plagiarism fact checker tool",
+        "keyboard motherboard dashboard whiteboard skateboard surfboard ironing cutting",
+        "boarding a plane airport gate luggage passport visa",
+        "bread roll sushi spring egg rock and roll call",
+        "dice onions carrots chop kitchen cooking",
+        "hit song album singer music band",
+        "race car formula human race condition",
+        "apple seed pip install python package",
+        "decimal point bullet points powerpoint presentation slide",
+        "block someone on instagram whatsapp social media",
+        "double check click room standards shift",
+        "dentist tooth bridge crown filling",
+        "glasses lenses eyes doctor",
+        "moving house movers apartment boxes",
+        "sunburn burn calories fat campfire",
+        "coins laundry living fiscal earnings",
+        "hair dye paint wall",
+        "salary hiring interview",
+        "dating tinder crush girlfriend boyfriend",
+        "passed away funeral",
+        "data entry customs border",
+        "forgot passcode unlock iphone",
+        "lottery raffle sweepstakes winning numbers",
+        "sketch pencil art",
+        "covid virus vaccine",
+        "business marketing startup",
+        "matches lighter fire",
+        "ice tray freezer",
+        "episode season series netflix",
+    ),
 )
 
 
@@ -569,21 +662,30 @@ EVERYDAY_RU: tuple[str, ...] = tuple(
     """
     голова рука марс блок удвоение запереть выбросить последний сдать сдаться пройти проход
     дом двор база мост забор стена снять бар кокс очко ставка поле доска старт камень якорь
-    начало конец середина правило отменить вернуть
+    начало конец середина правило отменить вернуть двойной четверть куб прайм пункт
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 EVERYDAY_EN: tuple[str, ...] = tuple(
     """
     head hand mars block prime double doubles doubling resign lock locked throw home
     bar bear beaver anchor run land pass stack match start end last
-    rule rules wall fence cube undo take drop
+    rule rules wall fence cube undo take drop blot gammon pip gate board point
+    """.split()  # noqa: SIM905 - as above
+)
+# Everyday words so general that one of them beside another everyday word does not make the
+# pair the game's: "my head hurts, what should I take" is one everyday word, not two
+# (round 12); «снимать с головы», "bar and home" still are the game's.
+WEAK_EVERYDAY: tuple[str, ...] = tuple(
+    """
+    последний начало конец середина правило отменить вернуть
+    take end start last rule rules undo drop
     """.split()  # noqa: SIM905 - as above
 )
 GAME_WORDS: tuple[str, ...] = tuple(
     """
     нарды шашка фишка игра играть ход ходить доска соперник противник зар дубль куш бросок
-    бросить выпасть пункт пипс бить шеш-беш тавла
-    nardy backgammon checker game play move board opponent dice roll point pip hit tavla
+    бросить выпасть пипс бить шеш-беш тавла
+    nardy backgammon checker game play move opponent dice roll pip hit tavla
     """.split()  # noqa: SIM905 - as above
 )
 """Words of the game itself: one of them beside an everyday word makes it the game's."""

@@ -949,6 +949,11 @@ OTHER_GAMES = [
     "in checkers can you capture backwards",
     "how does a pawn capture in chess",
     "who goes first at tic tac toe",
+    # Round 12: games that roll dice too, and names the words lose ("D&D", a d20).
+    "как создать персонажа в D&D",
+    "how to roll a d20 for initiative",
+    "правила манкалы",
+    "in craps what is a hard eight",
 ]
 
 
@@ -1077,11 +1082,18 @@ def test_rules_questions_that_mention_the_bot_stay_rules(question: str, expected
         ("купил шоколадку марс, вкусно", None),
         ("как закрыть дверь на балкон", None),
         ("кто сейчас prime minister of italy", None),
+        # round 12: more of those lives, and «пункт» is one of the everyday words
+        ("пункт назначения на билете где смотреть", None),
+        ("двойной капучино без сахара", None),
+        ("how to get a coffee stain off a shirt", None),
         # the game's sense: alone, with a word of the game, or with a second word of it
         ("голова это что", "head_rule"),
         ("что такое марс", "game_end"),
         ("почему с головы нельзя снять две", "head_rule"),
         ("марс засчитали, почему", "game_end"),
+        # a bare keyword is the game's unless off-topic is the model's likeliest reading
+        ("матч", "match"),
+        ("кокс", "game_end"),
     ],
 )
 def test_an_everyday_word_needs_the_game_around_it(question: str, expected: str | None) -> None:
