@@ -105,8 +105,13 @@ def main() -> None:
     ap.add_argument("--pairing", help="only lines of this pairing (A:B as in the lines)")
     ap.add_argument("--against", nargs="+", type=Path, help="pair with these runs by game")
     ap.add_argument("--against-pairing", help="only their lines of this pairing")
+    # the same pairing name exists in both variants, and cube-on runs of a seed share its game
+    # indices with cube-off ones: pooling or pairing across them would be silently wrong
+    ap.add_argument("--variant", choices=("long", "short"), help="only lines of this variant")
+    ap.add_argument("--cube", choices=("on", "off"), help="only cube-on or cube-off lines")
     args = ap.parse_args()
-    lines = read(args.files, args.pairing)
+    cube = None if args.cube is None else args.cube == "on"
+    lines = read(args.files, args.pairing, args.variant, cube)
     s = pool(lines)
     lo, hi = s["win_ci95"]
     plo, phi = s["ppg_ci95"]
@@ -116,7 +121,7 @@ def main() -> None:
     )
     print(json.dumps(s))
     if args.against:
-        d = paired(lines, read(args.against, args.against_pairing))
+        d = paired(lines, read(args.against, args.against_pairing, args.variant, cube))
         lo, hi = d["ppg_diff_ci95"]
         print(
             f"paired over {d['games']} games: A's ppg minus the other runs' "
@@ -125,10 +130,22 @@ def main() -> None:
         print(json.dumps(d))
 
 
-def read(files: list[Path], pairing: str | None) -> list[dict]:
-    """The summary lines of ``files``, only those of ``pairing`` if given."""
+def read(
+    files: list[Path],
+    pairing: str | None,
+    variant: str | None = None,
+    cube: bool | None = None,
+) -> list[dict]:
+    """The summary lines of ``files``, only those of ``pairing``, ``variant`` and cube
+    setting where given."""
     lines = [json.loads(t) for f in files for t in f.read_text().splitlines() if t.strip()]
-    return [x for x in lines if x["pairing"] == pairing] if pairing else lines
+    return [
+        x
+        for x in lines
+        if (pairing is None or x["pairing"] == pairing)
+        and (variant is None or x["variant"] == variant)
+        and (cube is None or bool(x.get("cube")) == cube)
+    ]
 
 
 if __name__ == "__main__":

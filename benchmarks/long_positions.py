@@ -239,16 +239,23 @@ def judge_player(
     more than 0.05, and its decision times. A play outside the scored candidates counts as
     the worst candidate (a lower bound on its loss); the plays are matched by the boards
     they leave (the mover's and, where hits change it, the opponent's). With ``keep`` the
-    result also holds every position's loss (``losses``), for paired comparisons."""
+    result also holds every position's loss (``losses``), for paired comparisons.
+
+    Times are wall clock (``median_ms``, ``p99_ms``: what a user would wait under the load of
+    the run) and CPU time of this process (``cpu_median_ms``, ``cpu_p99_ms``: the search's own
+    cost, comparable between runs on a machine shared with other jobs). A player that thinks
+    in another process (gnubg) shows almost no CPU time here."""
     variant = get_variant(variant_name)
     losses = []
     times = []
+    cpu = []
     for rec in records:
         pos = Position(variant_name, tuple(rec["me"]), tuple(rec["opp"]), Side.WHITE)
         variant.check_position(pos)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         play = player.choose_play(pos, tuple(rec["dice"]), first_turn=rec["first"])
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         eqs = {_key(q["after"], q.get("opp")): q["eq"] for q in rec["plays"]}
         with_opp = "opp" in rec["plays"][0]
         best = max(eqs.values())
@@ -256,6 +263,7 @@ def judge_player(
         losses.append(best - (min(eqs.values()) if got is None else got))
     arr = np.array(losses)
     ms = 1000 * np.array(times)
+    cpu_ms = 1000 * np.array(cpu)
     return {
         "positions": len(arr),
         "mean_loss": round(float(arr.mean()), 4),
@@ -266,6 +274,8 @@ def judge_player(
         "share_over_0.05": round(float((arr > 0.05).mean()), 3),
         "median_ms": round(float(np.median(ms)), 1),
         "p99_ms": round(float(np.percentile(ms, 99)), 1),
+        "cpu_median_ms": round(float(np.median(cpu_ms)), 1),
+        "cpu_p99_ms": round(float(np.percentile(cpu_ms, 99)), 1),
         "seconds": round(float(ms.sum()) / 1000, 1),
     } | ({"losses": [round(float(x), 6) for x in arr]} if keep else {})
 

@@ -60,6 +60,8 @@ def test_judge_keeps_losses_and_compare_reads_them(
         assert len(losses) == 6 and min(losses) >= 0
         assert sum(losses) / 6 == pytest.approx(summary[level]["mean_loss"], abs=1e-4)
         assert "losses" not in summary[level]
+        # the search's own CPU time never exceeds the wall clock it took
+        assert 0 <= summary[level]["cpu_median_ms"] <= summary[level]["median_ms"] + 1.0
     compare(argparse.Namespace(a="easy", b="medium", files=[out]))
     got = json.loads(capsys.readouterr().out)
     want = sum(stored["losses"]["easy"]) / 6 - sum(stored["losses"]["medium"]) / 6

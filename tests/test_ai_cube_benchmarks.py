@@ -3,6 +3,7 @@ player names and the pooling of arena runs (``benchmarks/arena_pool.py``)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from ai_arena import make_agent
-from arena_pool import paired, pool
+from arena_pool import paired, pool, read
 from cube_positions import generated, judge_player
 
 from ai.cube import CubeSettings
@@ -106,3 +107,25 @@ def test_paired_runs_meet_on_the_game_indices_both_played() -> None:
     assert lo < got["ppg_diff"] < hi
     with pytest.raises(SystemExit):
         paired([line], [{**old, "start": 10}])
+
+
+def test_read_keeps_only_the_asked_variant_and_cube_setting(tmp_path: Path) -> None:
+    """One pairing name in both variants, and a cube-on run of the same seed: each filter
+    keeps only its lines, so pooling and pairing never mix them."""
+    base = {"pairing": "hard:medium", "games": 2, "start": 0, "points": [1, -1]}
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text(
+        "\n".join(
+            json.dumps(base | extra)
+            for extra in (
+                {"variant": "long", "cube": False},
+                {"variant": "short", "cube": False},
+                {"variant": "short", "cube": True},
+            )
+        )
+    )
+    assert len(read([runs], "hard:medium")) == 3
+    assert [x["variant"] for x in read([runs], "hard:medium", "long")] == ["long"]
+    short_off = read([runs], None, "short", cube=False)
+    assert [(x["variant"], x["cube"]) for x in short_off] == [("short", False)]
+    assert len(read([runs], "hard:medium", cube=True)) == 1
