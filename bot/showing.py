@@ -192,6 +192,23 @@ class Shows:
         """Edit every board of the game to show ``snap``, start the next game of a match,
         and tell the person who must act now (``tapped``: the picker whose tap this was,
         closed with the turn's others)."""
+        nxt = snap.next_game
+        if nxt is None:
+            await self._update(snap, actor_user_id=actor_user_id, tapped=tapped)
+            return
+        # Claimed before the finish's boards are edited (drawing them can take a while): a
+        # stale tap meanwhile finds the next game stored without a board, and must leave its
+        # first board to this update (see _starting).
+        self._starting.add(nxt.game_id)
+        try:
+            await self._update(snap, actor_user_id=actor_user_id, tapped=tapped)
+        finally:
+            self._starting.discard(nxt.game_id)
+
+    async def _update(
+        self, snap: Snapshot, *, actor_user_id: int | None, tapped: Picker | None
+    ) -> None:
+        """The body of update, with the match's next game (if any) claimed by the caller."""
         await self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
         await self._close_stale_picker(snap, tapped)
         await self._close_views(snap)
@@ -273,20 +290,22 @@ class Shows:
         """Send ``snap.next_game``'s first board where ``snap``'s are, unless it has one or
         is being sent by this process."""
         nxt = snap.next_game
-        if nxt is None or nxt.game_id in self._starting or await self.boards.targets(nxt.game_id):
+        if nxt is None or nxt.game_id in self._starting:
             return
-        inline = await self.inline_target(snap)
-        shown = [t for t, _ in await self.boards.targets(snap.game_id)]
-        await self._show_next(nxt, shown + ([inline] if inline is not None else []))
+        self._starting.add(nxt.game_id)  # before the first await: one sender in this process
+        try:
+            if await self.boards.targets(nxt.game_id):
+                return
+            inline = await self.inline_target(snap)
+            shown = [t for t, _ in await self.boards.targets(snap.game_id)]
+            await self._show_next(nxt, shown + ([inline] if inline is not None else []))
+        finally:
+            self._starting.discard(nxt.game_id)
 
     async def _show_next(self, nxt: Snapshot, targets: list[Target]) -> None:
         """Send the first board of a match's next game where the game before it was shown
-        (its own first chats if nowhere), once in this process at a time (see _starting)."""
-        self._starting.add(nxt.game_id)
-        try:
-            await self.show_new(nxt, targets or None)
-        finally:
-            self._starting.discard(nxt.game_id)
+        (its own first chats if nowhere); the caller has claimed it in _starting."""
+        await self.show_new(nxt, targets or None)
 
     async def _show_boards(self, snap: Snapshot) -> None:
         """Edit every board message of the game to ``snap``, its inline message included

@@ -12,6 +12,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.callbacks import Act
 from gameplay.service import stored_result
 from tests.bot.harness import (
@@ -105,12 +107,14 @@ async def _until_game(run: Running, group: FakeChat, alice: FakeUser, number: in
     raise AssertionError(f"game {number} of the match was never stored")
 
 
+@pytest.mark.parametrize("slow_part", ["next board", "finish board"])
 async def test_a_stale_tap_while_the_next_game_is_being_sent_sends_it_once(
-    postgres_url: str,
+    postgres_url: str, slow_part: str
 ) -> None:
     """Several-worker mode: a stale tap on game 1 shows the game as stored, game 2 included.
-    Bob taps his old button just as Alice's resignation is being shown (game 2's first board
-    drawn and uploaded): the tap must not send game 2's board a second time."""
+    Bob taps his old button just as Alice's resignation is being shown — game 2's first board
+    being drawn and uploaded, or still game 1's finished board before it (a loaded machine):
+    the tap must not send game 2's board a second time."""
     async with (
         FakeTelegram(token=TOKEN) as tg,
         running_bot(tg, postgres_url, group_picker=False) as run,
@@ -119,13 +123,25 @@ async def test_a_stale_tap_while_the_next_game_is_being_sent_sends_it_once(
         group, alice, bob = await start_group_game(tg, "long 3")
         first, mover, board_id, stale = await _stale_tap(run, group, alice, bob)
         shows = run.app.shows
-        show_new = shows.show_new
+        if slow_part == "next board":
+            show_new = shows.show_new
 
-        async def slow(*args: Any, **kwargs: Any) -> None:
-            await asyncio.sleep(0.5)  # drawing and uploading game 2's first board
-            await show_new(*args, **kwargs)
+            async def slow_new(*args: Any, **kwargs: Any) -> None:
+                await asyncio.sleep(0.5)  # drawing and uploading game 2's first board
+                await show_new(*args, **kwargs)
 
-        shows.show_new = slow  # type: ignore[method-assign]
+            shows.show_new = slow_new  # type: ignore[method-assign]
+        else:
+            board = shows.board
+            finish_drawn: list[bool] = []
+
+            async def slow_board(snap: Any, *args: Any, **kwargs: Any) -> Any:
+                if snap.game_id == first.game_id and not snap.active and not finish_drawn:
+                    finish_drawn.append(True)
+                    await asyncio.sleep(1.0)  # the finishing update's own board of game 1
+                return await board(snap, *args, **kwargs)
+
+            shows.board = slow_board  # type: ignore[method-assign]
         resigner = bob if mover is alice else alice
         mark = tg.mark()
         confirm, yes = await resign_button(tg, group, resigner)
