@@ -133,12 +133,7 @@ class ApiSession(AiohttpSession):
             and sum(len(data) for _, _, data in in_memory) <= ONE_PIECE_BYTES
         ):
             return multipart_body(fields, in_memory)
-        form = FormData(quote_fields=False)
-        for key, value in fields:
-            form.add_field(key, value)
-        for key, upload in files.items():
-            form.add_field(key, upload.read(bot), filename=upload.filename or key)
-        return form
+        return super().build_form_data(bot, method)
 
 
 def multipart_body(

@@ -229,7 +229,7 @@ class Shows:
             await self._send(snap, inline)
         if snap.next_game is not None:
             shown = [t for t, _ in targets] + ([inline] if inline is not None else [])
-            await self._show_next(snap.next_game, shown)
+            await self.show_new(snap.next_game, shown or None)
             return
         await self.notify(snap, actor_user_id=actor_user_id)
         await self._prepare_picker(snap, [t for t, _ in targets])
@@ -298,14 +298,9 @@ class Shows:
                 return
             inline = await self.inline_target(snap)
             shown = [t for t, _ in await self.boards.targets(snap.game_id)]
-            await self._show_next(nxt, shown + ([inline] if inline is not None else []))
+            await self.show_new(nxt, shown + ([inline] if inline is not None else []) or None)
         finally:
             self._starting.discard(nxt.game_id)
-
-    async def _show_next(self, nxt: Snapshot, targets: list[Target]) -> None:
-        """Send the first board of a match's next game where the game before it was shown
-        (its own first chats if nowhere); the caller has claimed it in _starting."""
-        await self.show_new(nxt, targets or None)
 
     async def _show_boards(self, snap: Snapshot) -> None:
         """Edit every board message of the game to ``snap``, its inline message included
