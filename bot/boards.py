@@ -193,8 +193,19 @@ class Boards:
         key = (board.position, board.options)
         if key in self._prepared:
             return
-        drawing = asyncio.ensure_future(self.painter.draw(board.position, board.options))
+        drawing = asyncio.ensure_future(self.painter.draw_ahead(board.position, board.options))
         # A failure is seen (and the board drawn again) by whoever asks for it, if anyone.
+        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
+        self._prepared[key] = drawing
+
+    def draw_soon(self, board: Board) -> None:
+        """Start drawing ``board``'s picture now, for an edit this task makes next, after
+        something slow in between (a save, a picker's closing): the edit finds it drawn.
+        Unlike :meth:`prepare`, it is wanted at once, by this worker."""
+        key = (board.position, board.options)
+        if key in self._prepared:
+            return
+        drawing = asyncio.ensure_future(self.painter.draw(board.position, board.options))
         drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
         self._prepared[key] = drawing
 
@@ -202,6 +213,8 @@ class Boards:
         image = None
         drawing = self._prepared.pop((board.position, board.options), None)
         if drawing is not None and not drawing.cancelled():
+            if not drawing.done():
+                self.painter.hurry(board.position, board.options)
             try:
                 image = await asyncio.shield(drawing)
             except asyncio.CancelledError:

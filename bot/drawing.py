@@ -17,12 +17,14 @@ renderer, never the bot or aiogram, so they stay small.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import os
 import pickle
 import sys
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from renderer import BoardOptions, check_assets, render_game_replay, warm_up
 from renderer.board import Bases
 from renderer.review import render_mistake
 from renderer.service import HEADER, frame
+from storage.recent import Recent
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,9 @@ BOARD_WIDTH = 1024
 # drawing and encoding; the point numbers stay large on a phone.
 PICKER_WIDTH = 800
 OPTIMIZE_JPEG = False
+#: How many pictures hurried before their drawing began are remembered (each is asked for
+#: by one tap, right after it was prepared; more than a few at once means they went).
+WANTED_KEPT = 64
 
 
 class DrawingError(RuntimeError):
@@ -55,11 +61,15 @@ class DrawingError(RuntimeError):
 class _Worker:
     """One ``renderer.service`` process and the boards it has been asked for."""
 
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
+    def __init__(
+        self, process: asyncio.subprocess.Process, idle: Callable[[], None] = lambda: None
+    ) -> None:
         self.process = process
         self.pending: dict[int, asyncio.Future[bytes]] = {}
         self.reader: asyncio.Task[None] | None = None
         self.alive = True
+        #: Called when this worker has nothing left in hand (a picture drawn ahead may go).
+        self.idle = idle
 
     async def read_replies(self) -> None:
         stdout = self.process.stdout
@@ -74,6 +84,8 @@ class _Worker:
                     future.set_result(payload)
                 else:
                     future.set_exception(payload)
+                if not self.pending:
+                    self.idle()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
@@ -82,6 +94,7 @@ class _Worker:
                 if not future.done():
                     future.set_exception(DrawingError("the drawing process stopped"))
             self.pending.clear()
+            self.idle()  # (its replacement is started by whoever draws next)
 
 
 async def _read_frame(stream: asyncio.StreamReader) -> Any:
@@ -100,6 +113,11 @@ class Painter:
         self.restarts = 0
         #: Drawing in threads (``processes`` 0): the bases a picker's pictures reuse.
         self._bases = Bases()
+        #: Pictures drawn ahead waiting for a worker with nothing in hand: (position and
+        #: options, the future that lets it go — True: someone wants it now).
+        self._ahead: deque[tuple[tuple[Position, BoardOptions], asyncio.Future[bool]]] = deque()
+        #: Pictures hurried before they were held back (their drawing had not begun).
+        self._wanted: Recent[tuple[Position, BoardOptions], bool] = Recent(WANTED_KEPT)
 
     async def start(self) -> None:
         """Start the workers and wait until each has drawn its warm-up boards (a missing
@@ -124,7 +142,7 @@ class Painter:
             stdout=asyncio.subprocess.PIPE,
             env=env,
         )
-        worker = _Worker(process)
+        worker = _Worker(process, self._let_one_go)
         stdin, stdout = process.stdin, process.stdout
         assert stdin is not None and stdout is not None
         for width in (BOARD_WIDTH, PICKER_WIDTH):
@@ -159,6 +177,50 @@ class Painter:
             return await self._draw_once(position, options)
         except DrawingError:
             return await self._draw_once(position, options)
+
+    async def draw_ahead(self, position: Position, options: BoardOptions) -> bytes:
+        """:meth:`draw` for a picture wanted soon but not now (the next mover's picker, drawn
+        while they think): it goes to the drawing process only when a worker has nothing in
+        hand, or once :meth:`hurry` says it is wanted, so the pictures a tap waits for never
+        queue behind it. Measured under 200 groups (docs/bot.md, issue #12): a picture
+        waited ~250 ms in the drawing process's queue at the median, a third of the queue
+        being pictures drawn ahead."""
+        if self.processes:
+            await self._until_free((position, options))
+        return await self.draw(position, options)
+
+    def hurry(self, position: Position, options: BoardOptions) -> None:
+        """The picture :meth:`draw_ahead` is drawing (or about to) is wanted now: if held
+        back, it goes at once."""
+        for i, (key, go) in enumerate(self._ahead):
+            if key == (position, options):
+                del self._ahead[i]
+                if not go.done():
+                    go.set_result(True)
+                return
+        self._wanted[(position, options)] = True
+
+    async def _until_free(self, key: tuple[Position, BoardOptions]) -> None:
+        """Wait until a live worker (or a dead one, to be replaced) has nothing in hand."""
+        while self._workers and all(w.pending for w in self._workers):
+            if self._wanted.pop(key, None):
+                return
+            go: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            self._ahead.append((key, go))
+            try:
+                if await go:
+                    return
+            finally:
+                with contextlib.suppress(ValueError):
+                    self._ahead.remove((key, go))
+
+    def _let_one_go(self) -> None:
+        """A worker has nothing in hand: the oldest picture held back goes to it."""
+        while self._ahead:
+            _, go = self._ahead.popleft()
+            if not go.done():
+                go.set_result(False)  # it checks again: an urgent one may have come first
+                return
 
     async def replay(self, history: Sequence[Event], variant: str, **kwargs: Any) -> bytes:
         """A game's animated replay (``renderer.render_game_replay``'s GIF bytes), drawn by a
@@ -217,6 +279,10 @@ class Painter:
     async def close(self) -> None:
         """Stop the workers: end of input, then a kill if one does not leave within 5 s."""
         workers, self._workers = self._workers, []
+        while self._ahead:  # pictures held back fail as the workers' own would
+            _, go = self._ahead.popleft()
+            if not go.done():
+                go.set_exception(DrawingError("the drawing processes are stopped"))
         for worker in workers:
             stdin = worker.process.stdin
             if stdin is not None and not stdin.is_closing():

@@ -37,7 +37,7 @@ from bot.inline_boards import InlineBoards, InlineLost
 from bot.languages import Languages
 from bot.outbox import Outbox
 from bot.pickers import PICKER, VIEW, Pickers, Shown
-from bot.presenter import ChatView, board_view, mention, short_name
+from bot.presenter import ChatView, board_picture, board_view, mention, short_name
 from bot.presenter.common import MAX_PLAYS
 from bot.texts import h, t
 from engine import Event, Phase, Side
@@ -58,6 +58,11 @@ PUBLIC_SIDE = Side.WHITE
 def turn_of(snap: Snapshot) -> tuple[int, int]:
     """Which turn of its match the game is at (a picker and a fallback are per turn)."""
     return turn_key(snap.match.game_number, snap.game)
+
+
+def turn_goes_on(snap: Snapshot, turn_before: tuple[int, int]) -> bool:
+    """Whether the mover is still entering the turn they were in (``turn_of`` before a tap)."""
+    return snap.active and snap.game.phase is Phase.MOVE and turn_of(snap) == turn_before
 
 
 #: More versions than one game of a match reaches (a save is one; a game has a few hundred).
@@ -173,11 +178,22 @@ class Shows:
     async def picker_board(self, snap: Snapshot, user_id: int, pick: int | None = None) -> Board:
         """The mover's picker: their language, side and numbering, the steps so far."""
         snap = self._with_forced(snap)
+        bv = board_view(snap, await self._picker_view(user_id, pick))
+        return Board(bv.caption, bv.keyboard, bv.position, bv.options)
+
+    async def _picker_view(self, user_id: int, pick: int | None) -> ChatView:
         lang = await self.langs.of_chat(user_id)
         way = await self.games.players.picker_way(user_id)
-        view = ChatView(lang=lang, owner_user_id=user_id, pick=pick, picker=True, way=way)
-        bv = board_view(snap, view)
-        return Board(bv.caption, bv.keyboard, bv.position, bv.options)
+        return ChatView(lang=lang, owner_user_id=user_id, pick=pick, picker=True, way=way)
+
+    async def draw_picker_soon(self, snap: Snapshot, user_id: int) -> None:
+        """Start drawing the picture the mover's picker will show for ``snap`` (a step not
+        saved yet): it is drawn while the step is saved, and the edit that follows the save
+        finds it drawn. Only the picture: its caption and buttons name the saved version."""
+        position, options = board_picture(
+            self._with_forced(snap), await self._picker_view(user_id, None)
+        )
+        self.boards.draw_soon(Board("", None, position, options))
 
     # ---- publish ----------------------------------------------------------------------------
 
@@ -210,17 +226,16 @@ class Shows:
     ) -> None:
         """The body of update, with the match's next game (if any) claimed by the caller."""
         await self.boards.shown(snap.game_id, snap.version)  # older notices are now stale
+        targets = await self.boards.targets(snap.game_id)
+        boards = [await self.board(snap, target) for target, _ in targets]
+        for board in boards:  # drawn while the pickers and views close, not after
+            self.boards.draw_soon(board)
         await self._close_stale_picker(snap, tapped)
         await self._close_views(snap)
-        targets = await self.boards.targets(snap.game_id)
-        for target, message_id in targets:
+        for (target, message_id), board in zip(targets, boards, strict=True):
             try:
                 await self.boards.edit(
-                    snap.game_id,
-                    target,
-                    message_id,
-                    await self.board(snap, target),
-                    version=snap.version,
+                    snap.game_id, target, message_id, board, version=snap.version
                 )
             except ChatGone as gone:
                 await self.blocked(snap, gone.target)
@@ -540,7 +555,7 @@ class Shows:
         over the picker closes and the shared board shows the play, once."""
         turn = turn_of(snap)
         await self.boards.shown(snap.game_id, snap.version)  # the mover started: notices are stale
-        going_on = snap.active and snap.game.phase is Phase.MOVE and turn == turn_before
+        going_on = turn_goes_on(snap, turn_before)
         if going_on and await self.registry.on_board(snap.game_id, turn):
             # Meanwhile the turn fell back to the board's buttons (a third tap on Move, on
             # another worker): the step is shown there, and this picker closes.

@@ -24,7 +24,7 @@ from bot.handlers.dice import client_seed_of
 from bot.handlers.lobby import invitation_commitment, invitation_keyboard, with_commitment
 from bot.languages import Languages
 from bot.presenter import burned_dice, dice_text, forfeit_rule, last_play_event, short_name
-from bot.showing import Shows, turn_of
+from bot.showing import Shows, turn_goes_on, turn_of
 from bot.texts import h, localized_notation, t
 from engine import Phase, format_steps
 from engine.scoring import score_game
@@ -263,6 +263,9 @@ async def act(
     # Accepted: answer while the computer replies and the game is saved, not after.
     text = t(lang, "turn_done") if callback_data.a is Act.DONE else None
     answering = asyncio.ensure_future(query.answer(text))
+    picker = picker_of(query) if place is not None else None
+    if picker is not None and turn_goes_on(decision.snap, turn_before):
+        await shows.draw_picker_soon(decision.snap, picker.receiver)  # drawn while it is saved
     outcome = None
     try:
         outcome = await games.commit(decision, update_id=update_id)
@@ -295,7 +298,6 @@ async def act(
         await shows.update(after, actor_user_id=actor.user_id)
         return
     target = Target(place.chat_id, place.thread_id)
-    picker = picker_of(query)
     if picker is not None:
         await shows.picker_tapped(after, picker, target, turn_before, query_id=query.id)
         return

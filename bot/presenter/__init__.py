@@ -38,6 +38,7 @@ __all__ = [
     "BoardView",
     "ChatView",
     "board_options",
+    "board_picture",
     "board_view",
     "burned_dice",
     "caption",
@@ -71,3 +72,9 @@ def board_view(snap: Snapshot, view: ChatView) -> BoardView:
             text += line
         buttons = with_copy_button(buttons, view.lang, snap.dice_commitment)
     return BoardView(text, buttons, board_options(snap, view), shown_position(snap, view))
+
+
+def board_picture(snap: Snapshot, view: ChatView) -> tuple[Position, BoardOptions]:
+    """What :func:`board_view`'s picture is drawn from, without its caption and buttons."""
+    snap = localized(snap, view.lang)
+    return shown_position(snap, view), board_options(snap, view)

@@ -4,6 +4,7 @@ real JPEGs, errors cross the pipe, and a worker that dies is replaced."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import signal
@@ -11,7 +12,7 @@ import signal
 import pytest
 from PIL import Image
 
-from bot.drawing import BOARD_WIDTH, Painter
+from bot.drawing import BOARD_WIDTH, DrawingError, Painter
 from engine import get_variant
 from renderer import BoardOptions, RenderOptionsError, render_board
 
@@ -90,3 +91,72 @@ def test_the_bot_s_event_loop_uvloop_draws_through_its_socket_pairs() -> None:
     images = uvloop.run(scenario())
     position = get_variant("long").start_position()
     assert images == [render_board(position, board_options(dice=(d, 1))) for d in range(1, 7)]
+
+
+async def test_a_picture_drawn_ahead_waits_for_a_free_worker_and_goes_when_hurried() -> None:
+    """``draw_ahead`` (the next mover's picker, drawn while they think) never puts itself
+    before the pictures a tap waits for: held back while the worker has something in hand,
+    it goes when the worker is free — or at once when the tap that wants it comes."""
+    painter = Painter(1)
+    await painter.start()
+    try:
+        position = get_variant("long").start_position()
+        finished: list[str] = []
+
+        async def draw(name: str, dice: tuple[int, int], ahead: bool = False) -> bytes:
+            options = board_options(dice=dice)
+            drawing = painter.draw_ahead if ahead else painter.draw
+            image = await drawing(position, options)
+            finished.append(name)
+            return image
+
+        worker = painter._workers[0]
+        os.kill(worker.process.pid, signal.SIGSTOP)  # busy: the first board stays in hand
+        try:
+            first = asyncio.ensure_future(draw("tap 1", (1, 2)))
+            await asyncio.sleep(0.05)
+            ahead = asyncio.ensure_future(draw("ahead", (3, 4), ahead=True))
+            await asyncio.sleep(0.05)
+            assert len(painter._ahead) == 1 and len(worker.pending) == 1  # held back
+            second = asyncio.ensure_future(draw("tap 2", (5, 6)))
+            await asyncio.sleep(0.05)
+        finally:
+            os.kill(worker.process.pid, signal.SIGCONT)
+        images = await asyncio.gather(first, second, ahead)
+        assert finished == ["tap 1", "tap 2", "ahead"]  # tap 2 did not wait behind it
+        assert images[2] == render_board(position, board_options(dice=(3, 4)))
+
+        os.kill(worker.process.pid, signal.SIGSTOP)
+        try:
+            busy = asyncio.ensure_future(draw("tap 3", (1, 1)))
+            await asyncio.sleep(0.05)
+            wanted = asyncio.ensure_future(draw("wanted", (2, 2), ahead=True))
+            await asyncio.sleep(0.05)
+            assert len(painter._ahead) == 1
+            painter.hurry(position, board_options(dice=(2, 2)))  # its tap came: it goes now
+            await asyncio.sleep(0.05)
+            assert not painter._ahead and len(worker.pending) == 2
+        finally:
+            os.kill(worker.process.pid, signal.SIGCONT)
+        assert (await wanted)[:2] == b"\xff\xd8" and (await busy)[:2] == b"\xff\xd8"
+        assert painter.restarts == 0
+    finally:
+        await painter.close()
+
+
+async def test_a_picture_held_back_fails_when_the_painter_stops() -> None:
+    painter = Painter(1)
+    await painter.start()
+    worker = painter._workers[0]
+    position = get_variant("short").start_position()
+    os.kill(worker.process.pid, signal.SIGSTOP)
+    busy = asyncio.ensure_future(painter.draw(position, board_options()))
+    await asyncio.sleep(0.05)
+    ahead = asyncio.ensure_future(painter.draw_ahead(position, board_options(dice=(6, 5))))
+    await asyncio.sleep(0.05)
+    os.kill(worker.process.pid, signal.SIGCONT)
+    await painter.close()
+    with pytest.raises(DrawingError):
+        await ahead
+    with contextlib.suppress(DrawingError):  # drawn or failed with its worker: either is fine
+        await busy
