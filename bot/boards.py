@@ -190,22 +190,22 @@ class Boards:
         draw it again."""
         if not self.sole_writer:
             return
-        key = (board.position, board.options)
-        if key in self._prepared:
-            return
-        drawing = asyncio.ensure_future(self.painter.draw_ahead(board.position, board.options))
-        # A failure is seen (and the board drawn again) by whoever asks for it, if anyone.
-        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
-        self._prepared[key] = drawing
+        self._start_drawing(board, self.painter.draw_ahead)
 
     def draw_soon(self, board: Board) -> None:
         """Start drawing ``board``'s picture now, for an edit this task makes next, after
         something slow in between (a save, a picker's closing): the edit finds it drawn.
         Unlike :meth:`prepare`, it is wanted at once, by this worker."""
+        self._start_drawing(board, self.painter.draw)
+
+    def _start_drawing(
+        self, board: Board, draw: Callable[[Position, BoardOptions], Awaitable[bytes]]
+    ) -> None:
         key = (board.position, board.options)
         if key in self._prepared:
             return
-        drawing = asyncio.ensure_future(self.painter.draw(board.position, board.options))
+        drawing = asyncio.ensure_future(draw(board.position, board.options))
+        # A failure is seen (and the board drawn again) by whoever asks for it, if anyone.
         drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
         self._prepared[key] = drawing
 
