@@ -275,10 +275,9 @@ class Shows:
 
     async def show_unshown_next(self, game_id: int) -> None:
         """One process, a tap on a game found over: the first board of the match's next game
-        if it has none (showing the finish failed after it was saved), and nothing else. The
-        finish's boards are this process's own, drawn with what only the saving tap knew
-        (the rating changes, the last plays): drawn again from the stored game they would
-        lose it."""
+        if it has none (showing the finish failed after it was saved), and nothing else: the
+        finish's boards are this process's own, edited by the saving tap (drawing them again
+        from the stored game would show the same)."""
         try:
             snap = await self.games.load(game_id, fresh=True)
         except Refused:

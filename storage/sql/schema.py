@@ -157,6 +157,17 @@ def later_migrations(t: Types) -> tuple[Migration, ...]:
                 """,
             ),
         ),
+        Migration(
+            12,
+            "the ratings a finish left, on its game row: a board drawn again says them",
+            (
+                # With the changes of migration 3 they give the finish's RatingChange, so a
+                # board drawn from the stored game (another worker's, a redelivery's) says the
+                # ratings line as the finishing tap did. NULL for games finished before.
+                f"ALTER TABLE games ADD COLUMN white_rating_after {t.real}",
+                f"ALTER TABLE games ADD COLUMN black_rating_after {t.real}",
+            ),
+        ),
     )
 
 

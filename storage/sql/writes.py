@@ -301,12 +301,16 @@ def finish_game(
     changes: tuple[RatingChange, ...] = ()
     if not game.vs_ai:
         changes = yield from _record_ratings(db, game, result, now)
-        by_colour = {change.colour: change.delta for change in changes}
+        by_colour = {change.colour: change for change in changes}
+        white, black = by_colour[Colour.WHITE], by_colour[Colour.BLACK]
         row = yield one(
-            "UPDATE games SET white_rating_change = ?, black_rating_change = ? "
-            f"WHERE game_id = ? RETURNING {GAME_COLUMNS}",
-            by_colour[Colour.WHITE],
-            by_colour[Colour.BLACK],
+            "UPDATE games SET white_rating_change = ?, black_rating_change = ?, "
+            "white_rating_after = ?, black_rating_after = ? WHERE game_id = ? "
+            f"RETURNING {GAME_COLUMNS}",
+            white.delta,
+            black.delta,
+            white.after,
+            black.after,
             game.game_id,
         )
         game = game_from_row(row)

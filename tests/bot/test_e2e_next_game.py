@@ -238,24 +238,36 @@ async def test_a_tap_in_a_picker_of_a_game_found_over_brings_a_next_board(
         assert live_picker(tg, group, mover) is None
 
 
+async def _resigned_with_a_stale_button(
+    run: Running, group: FakeChat, alice: FakeUser, bob: FakeUser
+) -> tuple[Any, FakeUser, int, str, str]:
+    """The player not to move resigns a one-game match: game 1, the mover, the board's id,
+    the mover's old button on it, and the finished board's caption (with the ratings)."""
+    tg = run.tg
+    first, mover, board_id, stale = await _stale_tap(run, group, alice, bob)
+    resigner = bob if mover is alice else alice
+    mark = tg.mark()
+    confirm, yes = await resign_button(tg, group, resigner)
+    await tg.tap(group, confirm, resigner, yes, check_button=False)
+    await tg.wait_for("editMessageMedia", chat_id=group, since=mark, timeout=30)
+    await tg.wait_settled(timeout=30)
+    final = tg.messages[group.id][board_id].caption
+    assert final is not None and "Рейтинг:" in final
+    return first, mover, board_id, stale, final
+
+
 async def test_a_stale_tap_leaves_the_finish_as_its_tap_showed_it(tmp_path: Path) -> None:
-    """One process: after a game ends (the board says the rating changes, which only the
-    finishing tap knew), the other player's tap on his old button is refused as over and
-    changes no board — drawn again from the stored game, it would lose the ratings line."""
+    """One process: after a game ends (the board says the rating changes), the other
+    player's tap on his old button is refused as over and changes no board: this process
+    showed every change it saved."""
     async with (
         FakeTelegram(token=TOKEN) as tg,
         running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
     ):
         group, alice, bob = await start_group_game(tg, "long")
-        _, mover, board_id, stale = await _stale_tap(run, group, alice, bob)
-        resigner = bob if mover is alice else alice
-        mark = tg.mark()
-        confirm, yes = await resign_button(tg, group, resigner)
-        await tg.tap(group, confirm, resigner, yes, check_button=False)
-        await tg.wait_for("editMessageMedia", chat_id=group, since=mark, timeout=30)
-        await tg.wait_settled(timeout=30)
-        final = tg.messages[group.id][board_id].caption
-        assert "Рейтинг:" in (final or "")
+        _, mover, board_id, stale, final = await _resigned_with_a_stale_button(
+            run, group, alice, bob
+        )
         mark = tg.mark()
         await tg.tap(group, board_id, mover, stale, check_button=False)
         await tg.wait_settled(timeout=30)
@@ -291,3 +303,32 @@ async def test_a_match_the_old_code_left_stuck_goes_on_at_a_tap(tmp_path: Path) 
             group.id
         ]
         assert len([c for c in tg.calls("sendPhoto", group) if c.seq > mark]) == 1
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgresql"])
+async def test_a_finish_drawn_again_from_storage_keeps_its_ratings_line(
+    tmp_path: Path, postgres_url: str, where: str
+) -> None:
+    """A board drawn again from the stored game after the finish — the finishing tap
+    delivered again to another process (its worker may have died before showing it), or
+    with several workers a stale tap (which brings the board up to date as stored) — says
+    the rating changes as the finishing tap did: they are stored with the finish. Until
+    session 10 such a board lost the ratings line."""
+    db = postgres_url if where == "postgresql" else tmp_path / "b.sqlite3"
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, db, group_picker=False) as run,
+    ):
+        group, alice, bob = await start_group_game(tg, "long")
+        first, mover, board_id, stale, final = await _resigned_with_a_stale_button(
+            run, group, alice, bob
+        )
+        # what the finishing tap's redelivery to a new process does (its worker died)
+        await run.app.shows.show_stored(first.game_id)
+        await tg.wait_settled(timeout=30)
+        assert tg.messages[group.id][board_id].caption == final
+        if where == "postgresql":
+            assert not run.app.shows.boards.sole_writer
+            await tg.tap(group, board_id, mover, stale, check_button=False)
+            await tg.wait_settled(timeout=30)
+            assert tg.messages[group.id][board_id].caption == final
