@@ -84,6 +84,9 @@ ACT_RETRIES = 2
 SHARED_MAX_AGE = 5.0
 #: The versions a new game's own writes reach: its row, then its opening move log.
 OPENING_VERSIONS = 2
+#: How long a worker's claim on a new game's first board stands (drawing and sending it take
+#: seconds): after it, a worker that died before sending no longer keeps others from it.
+FIRST_BOARD_LEASE = timedelta(seconds=60)
 # A match to many points has more games; more than this is not a real match.
 MATCH_GAMES_LIMIT = 200
 
@@ -717,6 +720,15 @@ class GameService:
             return await self._first_view(
                 await self._log_initial(row, nxt[1], snap.user_ids), nxt[1]
             )
+
+    async def claim_first_board(self, game_id: int) -> bool:
+        """Whether this process is to send the new game's first board: always when it is the
+        sole writer (it knows what it sends), else only if it claims it in storage first —
+        several workers may show one finished game at once. A claim whose worker died
+        before sending runs out after :data:`FIRST_BOARD_LEASE`."""
+        if self.sole_writer:
+            return True
+        return await self.store.claim_first_board(game_id, lease=FIRST_BOARD_LEASE)
 
     # ---- move clocks and ending without play -------------------------------------------------
 

@@ -394,6 +394,14 @@ class Storage(abc.ABC):
     ) -> GameMessage:
         """Remember (or replace, after sending a fresh board) the message showing a game."""
 
+    @abc.abstractmethod
+    async def claim_first_board(self, game_id: int, *, lease: timedelta) -> bool:
+        """Claim sending the game's first board: True for the one caller that is to send it
+        now — the first to ask, or the first after an earlier claim's ``lease`` has run out
+        (its worker died before sending). Several workers showing one finished game at once
+        (the one that saved it, another answering a stale tap) send the next game's board
+        once. :class:`~storage.errors.NotFoundError` if there is no such game."""
+
     # -- group pickers (ephemeral messages shared by every worker) --------------------------
 
     @abc.abstractmethod

@@ -413,6 +413,13 @@ class SqlRepository(Storage):
             self._now(),
         )
 
+    async def claim_first_board(self, game_id: int, *, lease: timedelta) -> bool:
+        if lease <= timedelta(0):
+            raise ValueError("a board claim's lease is positive")
+        now = self._now()
+        expired = now - lease // timedelta(microseconds=1)
+        return await self._write(tx.claim_first_board, game_id, now, expired)
+
     async def delete_game_message(
         self, game_id: int, chat_id: int, *, thread_id: int = 0, kind: str = "board"
     ) -> bool:

@@ -168,6 +168,21 @@ def later_migrations(t: Types) -> tuple[Migration, ...]:
                 f"ALTER TABLE games ADD COLUMN black_rating_after {t.real}",
             ),
         ),
+        Migration(
+            13,
+            "claims on a new game's first board: one worker sends it",
+            (
+                # storage.sql.writes.claim_first_board: a row is a worker's claim until
+                # claimed_at + its lease (a worker that died before sending lets another).
+                f"""
+                CREATE TABLE board_claims (
+                    game_id    {t.integer} PRIMARY KEY
+                        REFERENCES games (game_id) ON DELETE CASCADE,
+                    claimed_at {t.integer} NOT NULL
+                ){t.without_rowid}
+                """,
+            ),
+        ),
     )
 
 

@@ -734,6 +734,23 @@ def expire_invitations(db: Dialect, moment: int) -> Body[list[Invitation]]:
     return sorted((invitation_from_row(row) for row in expired), key=lambda i: i.token)
 
 
+def claim_first_board(db: Dialect, game_id: int, now: int, expired: int) -> Body[bool]:
+    """Claim a game's first board at ``now``: a new claim, or the take-over of one made
+    before ``expired``; False while another stands. Of two claims at once (PostgreSQL) the
+    second waits for the first's row and then finds it standing."""
+    if (yield one("SELECT 1 FROM games WHERE game_id = ?", game_id)) is None:
+        raise NotFoundError("game", game_id)
+    row = yield one(
+        "INSERT INTO board_claims (game_id, claimed_at) VALUES (?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET claimed_at = excluded.claimed_at "
+        "WHERE board_claims.claimed_at < ? RETURNING game_id",
+        game_id,
+        now,
+        expired,
+    )
+    return row is not None
+
+
 # -- Telegram updates --------------------------------------------------------------------------
 
 
