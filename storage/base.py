@@ -245,6 +245,16 @@ class Storage(abc.ABC):
         """
 
     @abc.abstractmethod
+    async def start_next_game(
+        self, game_id: int, expected_version: int, next_game: NextGame
+    ) -> Game | None:
+        """The next game of finished game ``game_id``'s match, created late (with its opening
+        move log, as :meth:`finish_game`'s ``next_game``) in one transaction with a write of
+        the finished game at ``expected_version``, whose version moves on: of two callers at
+        once one starts it, the other gets :class:`~storage.errors.StaleVersionError`. None
+        if its place holds another active game; ``ValueError`` if the game is not finished."""
+
+    @abc.abstractmethod
     async def abandon_game(
         self,
         game_id: int,

@@ -277,6 +277,14 @@ class SqlRepository(Storage):
             _checked_next(next_game),
         )
 
+    async def start_next_game(
+        self, game_id: int, expected_version: int, next_game: NextGame
+    ) -> Game | None:
+        checked = _checked_next(next_game)
+        return await self._write(
+            tx.start_next_game, game_id, expected_version, checked, self._now()
+        )
+
     async def abandon_game(
         self,
         game_id: int,

@@ -318,6 +318,30 @@ def finish_game(
     return FinishedGame(game=game, rating_changes=changes, next_game=following)
 
 
+def start_next_game(
+    db: Dialect, game_id: int, expected_version: int, nxt: NextGame, now: int
+) -> Body[Game | None]:
+    """A finished game's next game of its match, started late (a match the code before
+    session 8 left without one): the finished game's version moves on in the same
+    transaction, so of two workers starting it at once one does and the other gets
+    :class:`StaleVersionError` (on PostgreSQL it waits for the first's row, then finds the
+    version moved)."""
+    row = yield one(
+        "UPDATE games SET version = version + 1 "
+        "WHERE game_id = ? AND version = ? AND status = 'finished' RETURNING game_id",
+        game_id,
+        expected_version,
+    )
+    if row is None:
+        current = yield one("SELECT version, status FROM games WHERE game_id = ?", game_id)
+        if current is None:
+            raise NotFoundError("game", game_id)
+        if current["version"] != expected_version:
+            raise StaleVersionError(game_id, expected_version, current["version"])
+        raise ValueError(f"game {game_id} is {current['status']}, not finished")
+    return (yield from _insert_next(db, nxt, now))
+
+
 def _insert_next(db: Dialect, nxt: NextGame, now: int) -> Body[Game | None]:
     """The match's next game with its opening move log (as a created game and its first
     save would write them). None if its place holds another active game — which the game just
