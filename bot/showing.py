@@ -244,7 +244,7 @@ class Shows:
             await self._send(snap, inline)
         if snap.next_game is not None:
             shown = [t for t, _ in targets] + ([inline] if inline is not None else [])
-            await self.show_new(snap.next_game, shown or None)
+            await self._send_first(snap.next_game, shown)
             return
         await self.notify(snap, actor_user_id=actor_user_id)
         await self._prepare_picker(snap, [t for t, _ in targets])
@@ -290,10 +290,9 @@ class Shows:
 
     async def show_unshown_next(self, game_id: int) -> None:
         """One process, a tap on a game found over: the first board of the match's next game
-        if it has none (showing the finish failed after it was saved), and nothing else. The
-        finish's boards are this process's own, drawn with what only the saving tap knew
-        (the rating changes, the last plays): drawn again from the stored game they would
-        lose it."""
+        if it has none (showing the finish failed after it was saved), and nothing else: the
+        finish's boards are this process's own, edited by the saving tap (drawing them again
+        from the stored game would show the same)."""
         try:
             snap = await self.games.load(game_id, fresh=True)
         except Refused:
@@ -313,9 +312,23 @@ class Shows:
                 return
             inline = await self.inline_target(snap)
             shown = [t for t, _ in await self.boards.targets(snap.game_id)]
-            await self.show_new(nxt, shown + ([inline] if inline is not None else []) or None)
+            await self._send_first(nxt, shown + ([inline] if inline is not None else []))
         finally:
             self._starting.discard(nxt.game_id)
+
+    async def _send_first(self, nxt: Snapshot, shown: list[Target]) -> None:
+        """The first board of a match's next game where the finished game's are (``shown``;
+        none: where a new game goes). An inline message is edited whoever asks (the newest
+        edit wins); a new message is sent by one worker, the one that claims it in storage:
+        several may show the finished game at once (the one that saved it, another one
+        answering a stale tap or a redelivery)."""
+        targets = shown or self.initial_targets(nxt)
+        if any(t.inline_id is None for t in targets) and not await self.games.claim_first_board(
+            nxt.game_id
+        ):
+            targets = [t for t in targets if t.inline_id is not None]
+        if targets:
+            await self.show_new(nxt, targets)
 
     async def _show_boards(self, snap: Snapshot) -> None:
         """Edit every board message of the game to ``snap``, its inline message included

@@ -84,6 +84,9 @@ ACT_RETRIES = 2
 SHARED_MAX_AGE = 5.0
 #: The versions a new game's own writes reach: its row, then its opening move log.
 OPENING_VERSIONS = 2
+#: How long a worker's claim on a new game's first board stands (drawing and sending it take
+#: seconds): after it, a worker that died before sending no longer keeps others from it.
+FIRST_BOARD_LEASE = timedelta(seconds=60)
 # A match to many points has more games; more than this is not a real match.
 MATCH_GAMES_LIMIT = 200
 
@@ -687,9 +690,14 @@ class GameService:
         now (:meth:`_start_missing_next`)."""
         if snap.active or snap.match.is_over or snap.row.dice_seed_id is None:
             return None
+        return await self._newest_after(snap, repair=True)
+
+    async def _newest_after(self, snap: Snapshot, *, repair: bool) -> Snapshot | None:
+        """The match's newest game after ``snap``'s (see next_in_match); none stored: started
+        now if ``repair``, else None."""
         later = [g for g in await self.store.match_games(snap.game_id) if g.game_id > snap.game_id]
         if not later:
-            return await self._start_missing_next(snap)
+            return await self._start_missing_next(snap) if repair else None
         newest = later[-1]
         if newest.version > OPENING_VERSIONS:  # played on since (an inline message's, say)
             return await self.snapshot(newest)
@@ -699,24 +707,38 @@ class GameService:
         """The next game of a match that finished ``snap``'s game without one, started now:
         before session 8 the finish and the next game were two writes, and a worker that died
         between them left the match stuck. Once: under the game's lock, looked for again, and
-        as the place's one active game (None if the players have started another there)."""
+        in a write of the finished game's version (another worker starting it at the same
+        moment loses; an inline game, which holds no chat, has nothing else to keep a second
+        one out), as the place's one active game (None if the players have started another
+        there)."""
         if snap.row.status is not storage.GameStatus.FINISHED or snap.game.result is None:
             return None
         async with self.lock(snap.game_id):
-            games = await self.store.match_games(snap.game_id)
-            if any(g.game_id > snap.game_id for g in games):  # started meanwhile
-                return await self.next_in_match(snap)
+            started = await self._newest_after(snap, repair=False)
+            if started is not None:  # meanwhile, here
+                return started
             nxt = await self._prepare_next(snap.row, snap.match, snap.user_ids)
             if nxt is None:
                 return None
             try:
-                row = await self.store.create_game(nxt[0].game)
-            except storage.ActiveGameExistsError:
+                row = await self.store.start_next_game(snap.game_id, snap.version, nxt[0])
+            except storage.StaleVersionError:  # meanwhile, by another worker
+                self.cache.forget(snap.game_id)
+                return await self._newest_after(snap, repair=False)
+            self.cache.forget(snap.game_id)  # its version moved on
+            if row is None:
                 return None
             log.info("game %s: its match's next game %s started late", snap.game_id, row.game_id)
-            return await self._first_view(
-                await self._log_initial(row, nxt[1], snap.user_ids), nxt[1]
-            )
+            return await self._first_view(row, nxt[1])
+
+    async def claim_first_board(self, game_id: int) -> bool:
+        """Whether this process is to send the new game's first board: always when it is the
+        sole writer (it knows what it sends), else only if it claims it in storage first —
+        several workers may show one finished game at once. A claim whose worker died
+        before sending runs out after :data:`FIRST_BOARD_LEASE`."""
+        if self.sole_writer:
+            return True
+        return await self.store.claim_first_board(game_id, lease=FIRST_BOARD_LEASE)
 
     # ---- move clocks and ending without play -------------------------------------------------
 

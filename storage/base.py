@@ -245,6 +245,16 @@ class Storage(abc.ABC):
         """
 
     @abc.abstractmethod
+    async def start_next_game(
+        self, game_id: int, expected_version: int, next_game: NextGame
+    ) -> Game | None:
+        """The next game of finished game ``game_id``'s match, created late (with its opening
+        move log, as :meth:`finish_game`'s ``next_game``) in one transaction with a write of
+        the finished game at ``expected_version``, whose version moves on: of two callers at
+        once one starts it, the other gets :class:`~storage.errors.StaleVersionError`. None
+        if its place holds another active game; ``ValueError`` if the game is not finished."""
+
+    @abc.abstractmethod
     async def abandon_game(
         self,
         game_id: int,
@@ -393,6 +403,14 @@ class Storage(abc.ABC):
         kind: str = "board",
     ) -> GameMessage:
         """Remember (or replace, after sending a fresh board) the message showing a game."""
+
+    @abc.abstractmethod
+    async def claim_first_board(self, game_id: int, *, lease: timedelta) -> bool:
+        """Claim sending the game's first board: True for the one caller that is to send it
+        now — the first to ask, or the first after an earlier claim's ``lease`` has run out
+        (its worker died before sending). Several workers showing one finished game at once
+        (the one that saved it, another answering a stale tap) send the next game's board
+        once. :class:`~storage.errors.NotFoundError` if there is no such game."""
 
     # -- group pickers (ephemeral messages shared by every worker) --------------------------
 

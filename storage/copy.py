@@ -63,6 +63,7 @@ TABLES: tuple[Table, ...] = (
     Table("player_settings", ("user_id",)),
     Table("picker_turns", ("game_id",)),
     Table("picker_messages", ("game_id", "kind", "user_id")),
+    Table("board_claims", ("game_id",)),
 )
 
 #: Tables whose ids PostgreSQL generates: its sequence must move past the copied ids.

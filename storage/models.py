@@ -206,6 +206,27 @@ class Game:
     end_reason: EndReason | None = None
     #: The inline-mode message the game is played in (see :class:`NewGame`).
     inline_message_id: str | None = None
+    #: Each colour's rating after the finish (None: not rated, or finished before these
+    #: were stored); with the changes, :attr:`rating_changes`.
+    white_rating_after: float | None = None
+    black_rating_after: float | None = None
+
+    @property
+    def rating_changes(self) -> tuple[RatingChange, ...]:
+        """The rating changes the finish caused, the winner's first (as ``finish_game``
+        returned them): empty when the game was not rated, or they were not stored."""
+        if self.result is None:
+            return ()
+        changes = []
+        for colour in (self.result.winner, self.result.winner.opponent):
+            white = colour is Colour.WHITE
+            user_id = self.user_id_of(colour)
+            after = self.white_rating_after if white else self.black_rating_after
+            delta = self.white_rating_change if white else self.black_rating_change
+            if user_id is None or after is None or delta is None:
+                return ()
+            changes.append(RatingChange(user_id, colour, after - delta, after))
+        return tuple(changes)
 
     @property
     def vs_ai(self) -> bool:

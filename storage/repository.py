@@ -277,6 +277,14 @@ class SqlRepository(Storage):
             _checked_next(next_game),
         )
 
+    async def start_next_game(
+        self, game_id: int, expected_version: int, next_game: NextGame
+    ) -> Game | None:
+        checked = _checked_next(next_game)
+        return await self._write(
+            tx.start_next_game, game_id, expected_version, checked, self._now()
+        )
+
     async def abandon_game(
         self,
         game_id: int,
@@ -412,6 +420,13 @@ class SqlRepository(Storage):
             kind,
             self._now(),
         )
+
+    async def claim_first_board(self, game_id: int, *, lease: timedelta) -> bool:
+        if lease <= timedelta(0):
+            raise ValueError("a board claim's lease is positive")
+        now = self._now()
+        expired = now - lease // timedelta(microseconds=1)
+        return await self._write(tx.claim_first_board, game_id, now, expired)
 
     async def delete_game_message(
         self, game_id: int, chat_id: int, *, thread_id: int = 0, kind: str = "board"

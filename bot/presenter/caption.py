@@ -125,9 +125,11 @@ def _status_lines(snap: Snapshot, view: ChatView) -> list[str]:
                     b=match.score[1 - win],
                 )
             )
-        if snap.finished is not None and snap.finished.rating_changes:
+        # the finishing action's, or as stored with the finish (a board drawn again)
+        changes = snap.row.rating_changes if snap.finished is None else snap.finished.rating_changes
+        if changes:
             parts = []
-            for change in snap.finished.rating_changes:
+            for change in changes:
                 seat_c = snap.seat_of_user(change.user_id)
                 name = short_name(snap.names[seat_c]) if seat_c is not None else "?"
                 parts.append(f"{h(name)} {change.after:.0f} ({change.delta:+.0f})")

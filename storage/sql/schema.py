@@ -157,6 +157,32 @@ def later_migrations(t: Types) -> tuple[Migration, ...]:
                 """,
             ),
         ),
+        Migration(
+            12,
+            "the ratings a finish left, on its game row: a board drawn again says them",
+            (
+                # With the changes of migration 3 they give the finish's RatingChange, so a
+                # board drawn from the stored game (another worker's, a redelivery's) says the
+                # ratings line as the finishing tap did. NULL for games finished before.
+                f"ALTER TABLE games ADD COLUMN white_rating_after {t.real}",
+                f"ALTER TABLE games ADD COLUMN black_rating_after {t.real}",
+            ),
+        ),
+        Migration(
+            13,
+            "claims on a new game's first board: one worker sends it",
+            (
+                # storage.sql.writes.claim_first_board: a row is a worker's claim until
+                # claimed_at + its lease (a worker that died before sending lets another).
+                f"""
+                CREATE TABLE board_claims (
+                    game_id    {t.integer} PRIMARY KEY
+                        REFERENCES games (game_id) ON DELETE CASCADE,
+                    claimed_at {t.integer} NOT NULL
+                ){t.without_rowid}
+                """,
+            ),
+        ),
     )
 
 

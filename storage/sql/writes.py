@@ -301,17 +301,45 @@ def finish_game(
     changes: tuple[RatingChange, ...] = ()
     if not game.vs_ai:
         changes = yield from _record_ratings(db, game, result, now)
-        by_colour = {change.colour: change.delta for change in changes}
+        by_colour = {change.colour: change for change in changes}
+        white, black = by_colour[Colour.WHITE], by_colour[Colour.BLACK]
         row = yield one(
-            "UPDATE games SET white_rating_change = ?, black_rating_change = ? "
-            f"WHERE game_id = ? RETURNING {GAME_COLUMNS}",
-            by_colour[Colour.WHITE],
-            by_colour[Colour.BLACK],
+            "UPDATE games SET white_rating_change = ?, black_rating_change = ?, "
+            "white_rating_after = ?, black_rating_after = ? WHERE game_id = ? "
+            f"RETURNING {GAME_COLUMNS}",
+            white.delta,
+            black.delta,
+            white.after,
+            black.after,
             game.game_id,
         )
         game = game_from_row(row)
     following = None if next_game is None else (yield from _insert_next(db, next_game, now))
     return FinishedGame(game=game, rating_changes=changes, next_game=following)
+
+
+def start_next_game(
+    db: Dialect, game_id: int, expected_version: int, nxt: NextGame, now: int
+) -> Body[Game | None]:
+    """A finished game's next game of its match, started late (a match the code before
+    session 8 left without one): the finished game's version moves on in the same
+    transaction, so of two workers starting it at once one does and the other gets
+    :class:`StaleVersionError` (on PostgreSQL it waits for the first's row, then finds the
+    version moved)."""
+    row = yield one(
+        "UPDATE games SET version = version + 1 "
+        "WHERE game_id = ? AND version = ? AND status = 'finished' RETURNING game_id",
+        game_id,
+        expected_version,
+    )
+    if row is None:
+        current = yield one("SELECT version, status FROM games WHERE game_id = ?", game_id)
+        if current is None:
+            raise NotFoundError("game", game_id)
+        if current["version"] != expected_version:
+            raise StaleVersionError(game_id, expected_version, current["version"])
+        raise ValueError(f"game {game_id} is {current['status']}, not finished")
+    return (yield from _insert_next(db, nxt, now))
 
 
 def _insert_next(db: Dialect, nxt: NextGame, now: int) -> Body[Game | None]:
@@ -728,6 +756,23 @@ def expire_invitations(db: Dialect, moment: int) -> Body[list[Invitation]]:
         moment,
     )
     return sorted((invitation_from_row(row) for row in expired), key=lambda i: i.token)
+
+
+def claim_first_board(db: Dialect, game_id: int, now: int, expired: int) -> Body[bool]:
+    """Claim a game's first board at ``now``: a new claim, or the take-over of one made
+    before ``expired``; False while another stands. Of two claims at once (PostgreSQL) the
+    second waits for the first's row and then finds it standing."""
+    if (yield one("SELECT 1 FROM games WHERE game_id = ?", game_id)) is None:
+        raise NotFoundError("game", game_id)
+    row = yield one(
+        "INSERT INTO board_claims (game_id, claimed_at) VALUES (?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET claimed_at = excluded.claimed_at "
+        "WHERE board_claims.claimed_at < ? RETURNING game_id",
+        game_id,
+        now,
+        expired,
+    )
+    return row is not None
 
 
 # -- Telegram updates --------------------------------------------------------------------------

@@ -50,7 +50,8 @@ GAME_COLUMNS = (
     "game_id, variant, status, chat_id, thread_id, white_user_id, black_user_id, ai_level, "
     "match_length, options_json, score_white, score_black, state, version, move_count, "
     "winner, result_kind, points, created_at, updated_at, finished_at, "
-    "white_rating_change, black_rating_change, dice_seed_id, end_reason, inline_message_id"
+    "white_rating_change, black_rating_change, dice_seed_id, end_reason, inline_message_id, "
+    "white_rating_after, black_rating_after"
 )
 MOVE_COLUMNS = (
     "game_id, seq, colour, player_user_id, die1, die2, play, position_id, game_version, created_at"
@@ -183,6 +184,8 @@ def game_from_row(row: Row) -> Game:
         dice_seed_id=row["dice_seed_id"],
         end_reason=None if row["end_reason"] is None else EndReason(row["end_reason"]),
         inline_message_id=row["inline_message_id"],
+        white_rating_after=float_or_none(row["white_rating_after"]),
+        black_rating_after=float_or_none(row["black_rating_after"]),
     )
 
 

@@ -9,12 +9,18 @@ the board's own buttons."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.app import App, build
 from bot.callbacks import Act
+from bot.config import Settings
+from bot.outbox import Outbox
 from gameplay.service import stored_result
 from tests.bot.harness import (
     TOKEN,
@@ -238,24 +244,36 @@ async def test_a_tap_in_a_picker_of_a_game_found_over_brings_a_next_board(
         assert live_picker(tg, group, mover) is None
 
 
+async def _resigned_with_a_stale_button(
+    run: Running, group: FakeChat, alice: FakeUser, bob: FakeUser
+) -> tuple[Any, FakeUser, int, str, str]:
+    """The player not to move resigns a one-game match: game 1, the mover, the board's id,
+    the mover's old button on it, and the finished board's caption (with the ratings)."""
+    tg = run.tg
+    first, mover, board_id, stale = await _stale_tap(run, group, alice, bob)
+    resigner = bob if mover is alice else alice
+    mark = tg.mark()
+    confirm, yes = await resign_button(tg, group, resigner)
+    await tg.tap(group, confirm, resigner, yes, check_button=False)
+    await tg.wait_for("editMessageMedia", chat_id=group, since=mark, timeout=30)
+    await tg.wait_settled(timeout=30)
+    final = tg.messages[group.id][board_id].caption
+    assert final is not None and "Рейтинг:" in final
+    return first, mover, board_id, stale, final
+
+
 async def test_a_stale_tap_leaves_the_finish_as_its_tap_showed_it(tmp_path: Path) -> None:
-    """One process: after a game ends (the board says the rating changes, which only the
-    finishing tap knew), the other player's tap on his old button is refused as over and
-    changes no board — drawn again from the stored game, it would lose the ratings line."""
+    """One process: after a game ends (the board says the rating changes), the other
+    player's tap on his old button is refused as over and changes no board: this process
+    showed every change it saved."""
     async with (
         FakeTelegram(token=TOKEN) as tg,
         running_bot(tg, tmp_path / "b.sqlite3", group_picker=False) as run,
     ):
         group, alice, bob = await start_group_game(tg, "long")
-        _, mover, board_id, stale = await _stale_tap(run, group, alice, bob)
-        resigner = bob if mover is alice else alice
-        mark = tg.mark()
-        confirm, yes = await resign_button(tg, group, resigner)
-        await tg.tap(group, confirm, resigner, yes, check_button=False)
-        await tg.wait_for("editMessageMedia", chat_id=group, since=mark, timeout=30)
-        await tg.wait_settled(timeout=30)
-        final = tg.messages[group.id][board_id].caption
-        assert "Рейтинг:" in (final or "")
+        _, mover, board_id, stale, final = await _resigned_with_a_stale_button(
+            run, group, alice, bob
+        )
         mark = tg.mark()
         await tg.tap(group, board_id, mover, stale, check_button=False)
         await tg.wait_settled(timeout=30)
@@ -291,3 +309,99 @@ async def test_a_match_the_old_code_left_stuck_goes_on_at_a_tap(tmp_path: Path) 
             group.id
         ]
         assert len([c for c in tg.calls("sendPhoto", group) if c.seq > mark]) == 1
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgresql"])
+async def test_a_finish_drawn_again_from_storage_keeps_its_ratings_line(
+    tmp_path: Path, postgres_url: str, where: str
+) -> None:
+    """A board drawn again from the stored game after the finish — the finishing tap
+    delivered again to another process (its worker may have died before showing it), or
+    with several workers a stale tap (which brings the board up to date as stored) — says
+    the rating changes as the finishing tap did: they are stored with the finish. Until
+    session 10 such a board lost the ratings line."""
+    db = postgres_url if where == "postgresql" else tmp_path / "b.sqlite3"
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, db, group_picker=False) as run,
+    ):
+        group, alice, bob = await start_group_game(tg, "long")
+        first, mover, board_id, stale, final = await _resigned_with_a_stale_button(
+            run, group, alice, bob
+        )
+        # what the finishing tap's redelivery to a new process does (its worker died)
+        await run.app.shows.show_stored(first.game_id)
+        await tg.wait_settled(timeout=30)
+        assert tg.messages[group.id][board_id].caption == final
+        if where == "postgresql":
+            assert not run.app.shows.boards.sole_writer
+            await tg.tap(group, board_id, mover, stale, check_button=False)
+            await tg.wait_settled(timeout=30)
+            assert tg.messages[group.id][board_id].caption == final
+
+
+@contextlib.asynccontextmanager
+async def second_worker(tg: FakeTelegram, url: str) -> AsyncIterator[App]:
+    """Another worker of the deployment on the same database, not polling: the test hands
+    it what a balancer would (here: showing a game as stored, as a stale tap makes it)."""
+    settings = Settings(  # type: ignore[call-arg]
+        BOT_TOKEN=TOKEN, TELEGRAM_API_BASE=tg.base_url, GROUP_PICKER=False, DATABASE_URL=url
+    )
+    fast = Outbox(private=(1000, 1000), group_send=(1000, 1.0), group_edit=(1000, 1000))
+    app = await build(settings, rng=random.Random(2), outbox=fast)
+    try:
+        yield app
+    finally:
+        await app.close()
+
+
+@pytest.mark.parametrize("first", ["finishing worker", "other worker"])
+async def test_two_workers_showing_one_finish_send_the_next_board_once(
+    postgres_url: str, first: str
+) -> None:
+    """Several workers: one saves the finish of game 1 and shows it; at the same moment
+    another shows game 1 as stored (a stale tap on its board reached it). Whichever gets to
+    game 2's first board first sends it, and the other sends none — else the group gets an
+    extra picture (until session 10: one process kept the other from it, not two)."""
+    async with (
+        FakeTelegram(token=TOKEN) as tg,
+        running_bot(tg, postgres_url, group_picker=False) as run,
+        second_worker(tg, postgres_url) as other,
+    ):
+        group, alice, bob = await start_group_game(tg, "long 3")
+        game1, mover, _, _ = await _stale_tap(run, group, alice, bob)
+        shows = run.app.shows
+        reached, go_on = asyncio.Event(), asyncio.Event()
+        if first == "finishing worker":  # it is sending game 2's board when the other shows
+            show_new = shows.show_new
+
+            async def paused_new(*args: Any, **kwargs: Any) -> None:
+                reached.set()
+                await go_on.wait()
+                await show_new(*args, **kwargs)
+
+            shows.show_new = paused_new  # type: ignore[method-assign]
+        else:  # it is still drawing game 1's finished board when the other shows
+            board = shows.board
+
+            async def paused_board(snap: Any, *args: Any, **kwargs: Any) -> Any:
+                if snap.game_id == game1.game_id and not snap.active and not reached.is_set():
+                    reached.set()
+                    await go_on.wait()
+                return await board(snap, *args, **kwargs)
+
+            shows.board = paused_board  # type: ignore[method-assign]
+        resigner = bob if mover is alice else alice
+        mark = tg.mark()
+        confirm, yes = await resign_button(tg, group, resigner)
+        await tg.tap(group, confirm, resigner, yes, check_button=False)
+        await asyncio.wait_for(reached.wait(), 30)
+        await other.shows.show_stored(game1.game_id)
+        go_on.set()
+        await tg.wait_settled(timeout=30)
+        game2 = await _until_game(run, group, alice, 2)
+        photos = [c for c in tg.calls("sendPhoto", group) if c.seq > mark]
+        assert len(photos) == 1, [c.seq for c in photos]
+        targets = await shows.boards.targets(game2.game_id)
+        assert [t.chat_id for t, _ in targets] == [group.id]
+        assert current_board(tg, group).message_id == targets[0][1]

@@ -10,11 +10,14 @@ import contextlib
 import random
 from typing import Any
 
+import pytest
+
 import storage
-from gameplay import GameService, Refusal, Refused, Resign
+from gameplay import GameService, Refusal, Refused, Resign, Snapshot
 from gameplay.clocks import MoveClock
+from gameplay.inline import InlineChallenges, Offer
 from gameplay.service import stored_result
-from tests.gameplay.conftest import mover
+from tests.gameplay.conftest import ANNA, BORIS, mover
 from tests.gameplay.test_clock_endings import Clocked, location, world
 
 __all__ = ["location", "world"]  # the two-backend fixtures, shared with the clock tests
@@ -136,11 +139,9 @@ async def test_the_game_shown_after_a_finished_one_is_the_match_game_in_play(
         assert shown is not None and shown.game_id == third.game_id
 
 
-async def test_a_match_the_old_code_left_without_its_next_game_goes_on(world: Clocked) -> None:
-    """Before session 8 the finish and the next game were two writes; a worker that died
-    between them left the match stuck: game 1 finished, no game 2. Showing game 1 as stored
-    (the players' next tap on its board) starts game 2 then, once."""
-    snap = await world.game(MoveClock.OFF, length=3)
+async def left_stuck(world: Clocked, snap: Snapshot) -> Snapshot:
+    """``snap``'s game resigned as the code before session 8 wrote it: the finish, and (the
+    worker dead before its second write) no next game."""
     match = snap.match
     match.current.resign(snap.game.seat_to_act)
     match.record_result()
@@ -148,7 +149,15 @@ async def test_a_match_the_old_code_left_without_its_next_game_goes_on(world: Cl
     await world.store.finish_game(  # the old code's first write, and nothing after it
         snap.game_id, snap.version, match.to_json(), stored_result(match.current)
     )
-    stuck = await world.games.load(snap.game_id, fresh=True)
+    return await world.games.load(snap.game_id, fresh=True)
+
+
+async def test_a_match_the_old_code_left_without_its_next_game_goes_on(world: Clocked) -> None:
+    """Before session 8 the finish and the next game were two writes; a worker that died
+    between them left the match stuck: game 1 finished, no game 2. Showing game 1 as stored
+    (the players' next tap on its board) starts game 2 then, once."""
+    snap = await world.game(MoveClock.OFF, length=3)
+    stuck = await left_stuck(world, snap)
     assert not stuck.active and [
         g.game_id for g in await world.store.match_games(snap.game_id)
     ] == [snap.game_id]
@@ -160,3 +169,37 @@ async def test_a_match_the_old_code_left_without_its_next_game_goes_on(world: Cl
     assert games[1].status is storage.GameStatus.ACTIVE
     assert await world.store.get_active_game(snap.row.chat_id) == games[1]
     assert shown[0].events == list(shown[0].game.history) and shown[0].dice_commitment
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+async def test_two_processes_repairing_one_stuck_inline_match_start_one_next_game(
+    world: Clocked, variant: str
+) -> None:
+    """An inline match the old code left stuck, shown as stored by two workers at once (taps
+    on its one message reached both): one game 2, shown by both. An inline game holds no
+    chat, so the one-game-a-chat rule kept no second one out: until session 10 the second
+    worker failed on the dice's counter (both drew game 2's first dice) — or, had its first
+    mover no dice to draw (a cube to offer first), started a second game 2. The start is a
+    write of the finished game's version (``Storage.start_next_game``): one of them wins."""
+    invitation = await InlineChallenges(world.lobby).offer(ANNA, Offer(variant, 5))
+    snap = await world.lobby.accept(invitation.token, BORIS, inline_message_id="AgAAAstuck")
+    stuck = await left_stuck(world, snap)
+    store2, games2 = await world.open_process()
+    try:
+        shown = await asyncio.gather(
+            world.games.next_in_match(stuck),
+            games2.next_in_match(await games2.load(snap.game_id, fresh=True)),
+            return_exceptions=True,
+        )
+        assert not any(isinstance(s, BaseException) for s in shown), shown
+        first, second = shown
+        assert first is not None and second is not None and first.game_id == second.game_id
+        games = await world.store.match_games(snap.game_id)
+        assert [g.game_id for g in games] == [snap.game_id, first.game_id]
+        assert games[1].status is storage.GameStatus.ACTIVE and games[1].inline_message_id
+        assert first.match.game_number == 2
+        # shown again later: the same game, none started
+        again = await world.games.next_in_match(await world.games.load(snap.game_id, fresh=True))
+        assert again is not None and again.game_id == first.game_id
+    finally:
+        await store2.close()

@@ -293,3 +293,23 @@ async def test_a_finish_whose_next_game_fails_is_not_written(people: Storage) ->
         )
     assert (await people.get_active_game(GROUP)) == first
     assert (await people.get_game(first.game_id)).status is GameStatus.ACTIVE
+
+
+async def test_a_next_game_started_late_is_started_once(people: Storage) -> None:
+    """A match the code before session 8 left stuck (game 1 finished, no game 2): its next
+    game is started with a write of the finished game's version, so a second start (another
+    worker at the same moment) is refused and starts nothing."""
+    first = await people.create_game(new_game(ALICE, BORIS, match_length=3))
+    following = NextGame(new_game(BORIS, ALICE, match_length=3), moves=[move(1)])
+    with pytest.raises(ValueError, match="not finished"):
+        await people.start_next_game(first.game_id, 1, following)
+    finished = await people.finish_game(first.game_id, 1, "{}", GameResult("white", "mars", 2))
+    assert finished.next_game is None and finished.game.version == 2
+    nxt = await people.start_next_game(first.game_id, 2, following)
+    assert nxt is not None and nxt.status is GameStatus.ACTIVE and nxt.move_count == 1
+    assert (await people.get_game(first.game_id)).version == 3
+    with pytest.raises(StaleVersionError):
+        await people.start_next_game(first.game_id, 2, following)
+    assert (await people.get_active_game(GROUP)) == nxt
+    with pytest.raises(NotFoundError):
+        await people.start_next_game(999_999, 1, following)

@@ -152,6 +152,10 @@ async def test_finished_game_round_trip(
         assert loaded.finished_at == clock.now and loaded.winner_user_id == BORIS
         assert loaded.white_rating_change == pytest.approx(-16.0)
         assert isinstance(loaded.black_rating_change, float)
+        # the ratings after it too: the finish's changes, as finish_game returned them
+        assert loaded.white_rating_after == pytest.approx(1484.0)
+        assert loaded.rating_changes == finished.rating_changes
+        assert [c.user_id for c in loaded.rating_changes] == [BORIS, ALICE]
     finally:
         await store.close()
 
