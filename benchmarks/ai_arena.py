@@ -231,6 +231,10 @@ def make_agent(name: str, variant: str, seed: int) -> Agent:
 class Tally:
     points: list[int] = field(default_factory=list)  # A's signed points per game
     times: dict[str, list[float]] = field(default_factory=lambda: {"A": [], "B": []})
+    # CPU time of this process per decision: what the search costs, whatever the machine's
+    # load (a nice-19 arena's wall clock mostly measures the other jobs); gnubg runs in its
+    # own process, so its side counts only the pipe
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {"A": [], "B": []})
     kinds: dict[str, int] = field(default_factory=dict)
     max_rss_mb: float = 0.0
 
@@ -266,11 +270,12 @@ def play_game(
         else:
             side = game.side_to_move
             assert game.dice is not None
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             play = agent.choose_play(
                 game.pos, game.dice, first_turn=game.first_turn(side), options=game.options
             )
             tally.times[seat_label[seat]].append(time.perf_counter() - t0)
+            tally.cpu[seat_label[seat]].append(time.process_time() - c0)
             game.play(play, seat=seat)
     result = game.result
     assert result is not None
@@ -345,12 +350,15 @@ def summarise(variant: str, name_a: str, name_b: str, tally: Tally, cube: bool) 
         "max_rss_mb": tally.max_rss_mb,
     }
     for label, name in (("A", name_a), ("B", name_b)):
-        ts = tally.times[label]
+        ts, cs = tally.times[label], tally.cpu[label]
         out[f"time_{name}_{label}"] = {
             "moves": len(ts),
             "median_ms": 1000 * percentile(ts, 0.5),
             "p99_ms": 1000 * percentile(ts, 0.99),
             "max_ms": 1000 * max(ts, default=0.0),
+            "cpu_median_ms": 1000 * percentile(cs, 0.5),
+            "cpu_p99_ms": 1000 * percentile(cs, 0.99),
+            "cpu_max_ms": 1000 * max(cs, default=0.0),
         }
     return out
 
@@ -403,6 +411,7 @@ def main() -> None:
         total.points += part.points
         for k in ("A", "B"):
             total.times[k] += part.times[k]
+            total.cpu[k] += part.cpu[k]
         for k, v in part.kinds.items():
             total.kinds[k] = total.kinds.get(k, 0) + v
         total.max_rss_mb = max(total.max_rss_mb, part.max_rss_mb)

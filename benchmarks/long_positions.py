@@ -30,6 +30,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,18 +75,31 @@ def _policies(ev: NetEvaluator) -> list[Any]:
     return [random_play, noisy, greedy(ev), greedy(heur)]
 
 
+Policy = Callable[[list, random.Random], int]
+
+
 def sample_positions(
-    ev: NetEvaluator, n: int, every: int, seed: int, variant: str = VARIANT
+    ev: NetEvaluator,
+    n: int,
+    every: int,
+    seed: int,
+    variant: str = VARIANT,
+    pairing: Callable[[int], tuple[Policy, Policy, int]] | None = None,
 ) -> list[dict[str, Any]]:
     """(mover board, opponent board, dice, first turn) from seeded games of mixed players
-    (``variant``: short nardy's benchmark samples the same way)."""
+    (``variant``: short nardy's benchmark samples the same way). ``pairing(game)`` instead
+    gives a game's two players (the first moves first) and the one side whose turns are kept."""
     policies = _policies(ev)
     start = get_variant(variant).start_board()
     out: list[dict[str, Any]] = []
     game = 0
     while len(out) < n:
         rng = random.Random(f"{seed}:{game}")
-        sides = (rng.choice(policies), rng.choice(policies))
+        if pairing is None:
+            sides, kept = (rng.choice(policies), rng.choice(policies)), (0, 1)
+        else:
+            first_player, second_player, kept_side = pairing(game)
+            sides, kept = (first_player, second_player), (kept_side,)
         me, opp = start, start
         first = [True, True]
         side = 0
@@ -94,7 +108,8 @@ def sample_positions(
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             ctx = movegen.make_context(variant, me, opp, dice, first_turn=first[side])
             nodes = movegen.generate(ctx) or [(0, (), me, opp)]
-            if len(nodes) > 1 and turn % every == rng.randrange(every) and len(out) < n:
+            keep = side in kept and len(nodes) > 1
+            if keep and turn % every == rng.randrange(every) and len(out) < n:
                 out.append(
                     {"me": list(me), "opp": list(opp), "dice": list(dice), "first": first[side]}
                 )

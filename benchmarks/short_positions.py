@@ -5,13 +5,19 @@ plays valued by gnubg's 2-ply evaluation, and every player's error rate on them.
     python benchmarks/short_positions.py judge --levels easy medium hard gnubg
     python benchmarks/short_positions.py judge --levels hard@NEW.npz --losses new.json
     python benchmarks/short_positions.py compare hard@NEW.npz hard old.json new.json
+    python benchmarks/short_positions.py build --sampling gnubg \
+        --out benchmarks/data/short_positions_vs_gnubg.json.gz   # positions met against gnubg
 
 Short nardy is backgammon (RULES.md S-*), so gnubg is a fair outside judge. It is used here
 and in ``benchmarks/ai_arena.py`` only: never at run time, never for training targets.
 
 **Positions** are sampled exactly as in ``benchmarks/long_positions.py`` (seeded games of
 uniform random, noisy hand-written, net 0-ply and hand-written 0-ply players; one turn in
-``--every`` with at least two legal plays).
+``--every`` with at least two legal plays). With ``--sampling gnubg`` they come instead from
+games of our nets at 0-ply (``medium``) against gnubg 0-ply, only where our side is to move:
+the kind of positions ``hard`` meets in the arena against gnubg, which the mixed, mostly weak
+players of the first set rarely reach (a setting judged better on that set did not show in
+the arena: docs/ai.md, "The yardstick question").
 
 **Scores.** Every legal play gets gnubg's 0-ply cubeless equity; the best ``--candidates`` by
 it, together with the best ``--ours`` by our nets at 0-ply, are valued by gnubg at
@@ -24,8 +30,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 # One BLAS thread, as `import ai` sets it, but numpy is imported first here: thread pools
@@ -50,6 +58,20 @@ VARIANT = "short"
 DEFAULT_SET = Path("benchmarks/data/short_positions.json.gz")
 
 
+def versus_gnubg(ev: NetEvaluator, gnubg: GnubgAgent) -> Callable[[int], tuple]:
+    """``sample_positions``' pairing for positions met against gnubg: our nets at 0-ply
+    against gnubg 0-ply (its best play by its 0-ply equity of each play's result, as its own
+    0-ply move choice does), seats alternating by game, only our turns kept."""
+
+    def ours(nodes: list, rng: random.Random) -> int:
+        return int(np.argmax(ev([x[2] for x in nodes], [x[3] for x in nodes])))
+
+    def theirs(nodes: list, rng: random.Random) -> int:
+        return int(np.argmax([gnubg.equity(x[2], x[3], 0) for x in nodes]))
+
+    return lambda game: (ours, theirs, 0) if game % 2 == 0 else (theirs, ours, 1)
+
+
 def build(args: argparse.Namespace) -> None:
     vai = variant_ai(VARIANT)
     nets = shipped_nets(VARIANT, vai.phases)
@@ -58,7 +80,10 @@ def build(args: argparse.Namespace) -> None:
     ev = NetEvaluator(vai, nets)
     judge = GnubgAgent(0)
     t0 = time.perf_counter()
-    positions = sample_positions(ev, args.positions, args.every, args.seed, variant=VARIANT)
+    pairing = versus_gnubg(ev, judge) if args.sampling == "gnubg" else None
+    positions = sample_positions(
+        ev, args.positions, args.every, args.seed, variant=VARIANT, pairing=pairing
+    )
     valued = 0
     try:
         for i, p in enumerate(positions):
@@ -91,6 +116,7 @@ def build(args: argparse.Namespace) -> None:
         "ours": args.ours,
         "seed": args.seed,
         "every": args.every,
+        "sampling": args.sampling,
         "plays_valued": valued,
         "seconds": round(time.perf_counter() - t0),
     }
@@ -138,6 +164,12 @@ def main() -> None:
     b.add_argument("--plies", type=int, default=2)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--out", type=Path, default=DEFAULT_SET)
+    b.add_argument(
+        "--sampling",
+        choices=("mixed", "gnubg"),
+        default="mixed",
+        help="positions from mixed players' games, or where our nets move against gnubg",
+    )
     j = sub.add_parser("judge")
     j.add_argument("--set", type=Path, default=DEFAULT_SET)
     j.add_argument("--levels", nargs="+", default=["easy", "medium", "hard", "gnubg"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +16,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from long_positions import paired_difference
-from short_positions import compare, judge
+from long_positions import paired_difference, sample_positions
+from short_positions import compare, judge, versus_gnubg
+
+from ai.net import shipped_nets
+from ai.search import NetEvaluator
+from ai.variant_ai import variant_ai
+from engine import movegen
+from engine.position import Position, Side
+from engine.variants import get_variant
+
+HAS_GNUBG = bool(shutil.which("gnubg") or Path("/usr/games/gnubg").exists())
 
 
 def test_paired_difference_of_known_losses() -> None:
@@ -93,6 +103,11 @@ def test_arena_start_extends_a_run_of_the_same_seed(tmp_path: Path) -> None:
     assert (whole["games"], head["games"], tail["games"]) == (6, 2, 4)
     assert whole["points"] == head["points"] + tail["points"]
     assert (tail["seed"], tail["start"]) == (3, 2)
+    # each side's decisions are timed by wall clock and by the process's CPU time too
+    for key in ("time_race_A", "time_random_B"):
+        t = whole[key]
+        assert t["moves"] > 0 and 0 <= t["cpu_median_ms"] <= t["cpu_p99_ms"] <= t["cpu_max_ms"]
+        assert t["cpu_max_ms"] <= t["max_ms"] + 1.0
     odd = run_arena("--pairing", "race:random", "--games", "2", "--start", "1")
     assert odd.returncode != 0 and b"even" in odd.stderr
 
@@ -102,3 +117,33 @@ def test_arena_reports_progress_on_stderr() -> None:
     run.check_returncode()
     lines = [line for line in run.stderr.decode().splitlines() if line.startswith("worker ")]
     assert [line.split(": ")[1].split(",")[0] for line in lines] == ["2 games", "4 games"]
+
+
+@pytest.mark.skipif(not HAS_GNUBG, reason="GNU Backgammon (gnubg) is not installed")
+def test_positions_sampled_against_gnubg_are_our_nets_turns() -> None:
+    from ai_arena import GnubgAgent
+
+    vai = variant_ai("short")
+    nets = shipped_nets("short", vai.phases)
+    assert nets is not None
+    ev = NetEvaluator(vai, nets)
+    gnubg = GnubgAgent(0)
+    try:
+        # every one of our turns (every=1): game 0 our nets move first, game 1 second
+        pairing = versus_gnubg(ev, gnubg)
+        got = sample_positions(ev, 60, 1, 5, variant="short", pairing=pairing)
+        again = sample_positions(ev, 8, 1, 5, variant="short", pairing=pairing)
+    finally:
+        gnubg.close()
+    assert got[:8] == again  # seeded: the same games, the same positions
+    start = list(get_variant("short").start_board())
+    assert got[0]["first"] and got[0]["me"] == start and got[0]["opp"] == start
+    assert not got[1]["first"]
+    # game 1's first sample is our first turn after gnubg's opening move
+    second = next(k for k, p in enumerate(got[1:], 1) if p["first"])
+    assert got[second]["me"] == start and got[second]["opp"] != start
+    for p in got:
+        me, opp = tuple(p["me"]), tuple(p["opp"])
+        get_variant("short").check_position(Position("short", me, opp, Side.WHITE))
+        ctx = movegen.make_context("short", me, opp, tuple(p["dice"]), first_turn=p["first"])
+        assert len(movegen.generate(ctx)) > 1
