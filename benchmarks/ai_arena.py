@@ -70,11 +70,20 @@ class Agent(Protocol):
     def should_take(self, game: Game) -> bool: ...
 
 
+def find_gnubg() -> str | None:
+    """The GNU Backgammon executable (Debian puts it in /usr/games), or None when it is not
+    installed: the benchmarks and their tests skip gnubg's parts then."""
+    for candidate in (shutil.which("gnubg"), "/usr/games/gnubg"):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
 class GnubgAgent:
     """GNU Backgammon as an opponent: a gnubg process answering best moves over a pipe."""
 
     def __init__(self, plies: int) -> None:
-        exe = shutil.which("gnubg") or "/usr/games/gnubg"
+        exe = find_gnubg() or "/usr/games/gnubg"
         self.plies = plies
         self.proc = subprocess.Popen(
             [exe, "-t", "-q", "-p", str(SERVER)],

@@ -47,7 +47,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ai_arena import GnubgAgent, make_agent
-from long_positions import judge_player, load_set, paired_difference, sample_positions, save_set
+from long_positions import (
+    Policy,
+    judge_player,
+    load_set,
+    paired_difference,
+    sample_positions,
+    save_set,
+)
 
 from ai.net import shipped_nets
 from ai.search import NetEvaluator
@@ -58,7 +65,9 @@ VARIANT = "short"
 DEFAULT_SET = Path("benchmarks/data/short_positions.json.gz")
 
 
-def versus_gnubg(ev: NetEvaluator, gnubg: GnubgAgent) -> Callable[[int], tuple]:
+def versus_gnubg(
+    ev: NetEvaluator, gnubg: GnubgAgent
+) -> Callable[[int], tuple[Policy, Policy, int]]:
     """``sample_positions``' pairing for positions met against gnubg: our nets at 0-ply
     against gnubg 0-ply (its best play by its 0-ply equity of each play's result, as its own
     0-ply move choice does), seats alternating by game, only our turns kept."""

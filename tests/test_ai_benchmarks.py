@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
+from ai_arena import find_gnubg
 from long_positions import paired_difference, sample_positions
 from short_positions import compare, judge, versus_gnubg
 
@@ -26,7 +26,7 @@ from engine import movegen
 from engine.position import Position, Side
 from engine.variants import get_variant
 
-HAS_GNUBG = bool(shutil.which("gnubg") or Path("/usr/games/gnubg").exists())
+HAS_GNUBG = find_gnubg() is not None
 
 
 def test_paired_difference_of_known_losses() -> None:

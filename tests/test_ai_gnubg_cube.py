@@ -6,7 +6,6 @@ Needs the ``gnubg`` program (benchmark only); skipped where it is not installed.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,10 +19,10 @@ from engine.variants import get_variant
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-if not (shutil.which("gnubg") or Path("/usr/games/gnubg").exists()):
-    pytest.skip("GNU Backgammon (gnubg) is not installed", allow_module_level=True)
+from ai_arena import GnubgAgent, find_gnubg
 
-from ai_arena import GnubgAgent
+if find_gnubg() is None:
+    pytest.skip("GNU Backgammon (gnubg) is not installed", allow_module_level=True)
 
 
 def cells(points: dict[int, int]) -> tuple[int, ...]:
