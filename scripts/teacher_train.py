@@ -42,8 +42,9 @@ LOSO_FOLDS: dict[str, tuple[str, ...]] = {
     "blind_set_v13.tsv": ("blind_set_v13.tsv",),
 }
 """Leave-one-set-out: each blind set, evaluated by a model trained without it (and without
-what was written knowing it). The written training sets (``train_set_13*``, round 13) are
-always in training: nobody wrote them knowing a blind set's questions."""
+what was written knowing it). The written training sets (``train_set_13*``, round 13;
+``train_set_14*``, round 14) are always in training: nobody wrote them knowing a blind set's
+questions."""
 
 
 @cache

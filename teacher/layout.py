@@ -63,6 +63,31 @@ def _to_latin(chunk: str) -> str:
     return chunk.lower().translate(_TO_LATIN)
 
 
+_LEADING_LATIN_RE = re.compile(r"\s*(?:[a-z\[\];',.`{}:\"<>~]+\s+)+(?=[а-яё])", re.IGNORECASE)
+
+
+def _switched_midway(
+    question: str, known_ru: Callable[[str], bool], known_en: Callable[[str], bool]
+) -> str:
+    """``question`` with its leading Latin words re-typed in Cyrillic when the player began in
+    the Latin layout and switched it after a word or two («rfr ходить с головы» is «как ходить
+    с головы»; round 14): each of those words must be a Russian word re-typed and none an
+    English word as typed («можно ли бить bar», "ok давай" stay as they are)."""
+    lead = _LEADING_LATIN_RE.match(question)
+    if lead is None:
+        return question
+    chunks = _latin_words(lead.group(0))
+    if not chunks or len(chunks) != len(lead.group(0).split()):
+        return question
+    for chunk in chunks:
+        if _english_as_typed(chunk, known_ru, known_en):
+            return question
+        if not known_ru(_to_cyrillic(chunk, known_ru).rstrip(_TRAILING)):
+            return question
+    head = _LATIN_CHUNK_RE.sub(lambda m: _to_cyrillic(m.group(0), known_ru), lead.group(0))
+    return head + question[lead.end() :]
+
+
 def fix_layout(
     question: str,
     known_ru: Callable[[str], bool],
@@ -76,7 +101,9 @@ def fix_layout(
     """
     if re.search(r"[а-яё]", question, re.IGNORECASE):
         if re.search(r"[a-z]", question, re.IGNORECASE):
-            return question  # mixed scripts: not a whole question in the wrong layout
+            # Mixed scripts: not a whole question in the wrong layout, but maybe its first
+            # words typed before the player switched it.
+            return _switched_midway(question, known_ru, known_en)
         words = [w.lower() for w in _CYRILLIC_CHUNK_RE.findall(question) if len(w) >= 2]
         if not words:
             return question

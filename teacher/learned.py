@@ -44,7 +44,8 @@ PREFIX = 4
 
 BOT_CONTEXT = "bot"
 """The feature of a question set in the bot's own context (``offtopic.about_the_bot``): the
-matcher declines it — how to use the bot is not a rules answer."""
+matcher declines it — how to use the bot is not a rules answer — unless the model is all but
+sure it is a rules question (``matcher.BOT_OFF_TOPIC_MAX``, round 14)."""
 
 WORD = "w:"
 """The prefix of a word's own term among the features."""

@@ -120,6 +120,11 @@ LEARNED_OTHER_GAME_FACTOR = 0.3
 ``OTHER_GAME_FACTOR`` because the model, sure of a question it was trained on in general
 («встать на шашку соперника» is about long nardy's occupied points), must still give way
 to the game on the table (in short nardy it is hitting)."""
+BOT_OFF_TOPIC_MAX = 0.01
+"""A question set in the bot's own context (the app, "this bot", the computer opponent) is
+declined — how to use the bot is no rules answer — unless the model is this sure it is a rules
+question: «в приложении дом справа, а где он по правилам?» asks a rule (round 14, chosen by
+leave-one-set-out, docs/knowledge.md)."""
 RUNNER_UP_MIN = 0.1
 """A runner-up below this combined score is not offered."""
 SUGGEST_MIN = 0.5
@@ -312,8 +317,14 @@ class Matcher:
         return fix_layout(question, self._russian_or_typo, self._english.__contains__)
 
     def _russian_or_typo(self, word: str) -> bool:
-        """A dictionary word, or one the spelling vocabulary corrects (a misspelt word)."""
+        """A dictionary word, a word of the topics' own keywords the dictionary lacks («пипсов»,
+        round 14: «crjkmrj gbgcjd» is «сколько пипсов»), or one the spelling vocabulary
+        corrects (a misspelt word)."""
         if self._ru.known(word):
+            return True
+        if script_of(word) == "cyr" and any(
+            term in self._index.terms for term in self._ru.candidates(word)
+        ):
             return True
         speller = self._speller
         return (
@@ -751,7 +762,10 @@ class Matcher:
         at all when the question is declined outright (another game, the bot, off-topic)."""
         if (
             scored.other_game
-            or learned.BOT_CONTEXT in scored.features
+            or (
+                learned.BOT_CONTEXT in scored.features
+                and p.get(learned.OFF_TOPIC, 1.0) >= BOT_OFF_TOPIC_MAX
+            )
             or self._off_topic(scored, p)
             or (self._model is not None and self._model.foreign(scored.everyday))
         ):

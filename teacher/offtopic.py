@@ -49,6 +49,11 @@ OTHER_GAMES_EN: frozenset[str] = frozenset(
 
 # English "go" and "pool" are ordinary words; they name a game only next to "play"/"game".
 _EN_ONLY_AS_GAME = frozenset({"go", "pool", "uno", "queen", "bishop", "bishops"})
+# "Go" is the commonest of them ("where does it go", "can I go 24/18", "does the winner of the
+# last game go first"): it names the game only after these words ("how to play go", "in go who
+# plays first", "good at go"), and Russian «го» only after «в» («кто ходит первым в го»; «го
+# играть» is "let's play") (round 14).
+_EN_GO_BEFORE = frozenset({"play", "playing", "played", "plays", "in", "at"})
 
 NARDY_RU: frozenset[str] = frozenset({"нарды", "нард", "нардах", "нардами", "нардам"})
 NARDY_WORDS_EN: frozenset[str] = frozenset(
@@ -89,6 +94,10 @@ def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
         before = words[i - 1] if i else ""
         after = words[i + 1] if i + 1 < len(words) else ""
         if word.isascii():
+            if word == "go":
+                if before in _EN_GO_BEFORE:
+                    return True
+                continue
             if word in OTHER_GAMES_EN and (
                 word not in _EN_ONLY_AS_GAME or before in _EN_PLAY or after in _EN_PLAY
             ):
@@ -96,6 +105,8 @@ def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
             if word == "checkers" and _is_draughts_en(words, i):
                 return True
             continue
+        if word == "го" and before == "в":
+            return True
         base = lemma(word)
         if base in OTHER_GAMES_RU:
             return True

@@ -101,7 +101,14 @@ class Trainer:
 
     def _train(self, rows: list[Row]) -> Counts:
         own = keyword_rows(self._topics)
-        rows += [Row(row.lang, row.expected, misspelt(row.question)) for row in rows]
+        # A question typed in the wrong keyboard layout gets its typo after it is re-read in
+        # the layout it was meant in: a typo in «ghfdbkj ujkjds» (правило головы) makes it no
+        # longer re-read, and its Latin letters would enter the spelling vocabulary as English
+        # ("ghfdbkj" three times over), which then stops the real question being re-read.
+        rows += [
+            Row(row.lang, row.expected, misspelt(self._scorer.relayout(row.question)))
+            for row in rows
+        ]
         every = [*own, *rows]
         # A question typed in the wrong keyboard layout («gbgcs» for «пипсы») teaches the words
         # it was meant as, not its Latin letters: they would become "English" words and make

@@ -35,8 +35,10 @@ MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]
     # Round 13's written training sets (never blind): their figures as training data.
     "train_set_13a.tsv": ({"ru": (514, 497, 509, 4), "en": (62, 62, 62, 0)}, (122, 121)),
     "train_set_13b.tsv": ({"ru": (77, 77, 77, 0), "en": (454, 448, 450, 3)}, (105, 104)),
-    "train_set_13c.tsv": ({"ru": (207, 197, 200, 7), "en": (129, 122, 127, 2)}, (528, 523)),
-    "train_set_13d.tsv": ({"ru": (517, 508, 512, 5), "en": (284, 279, 281, 3)}, (70, 68)),
+    # 13c and 13d have one more Russian row each since round 14 (the layout-typed «gbgcs» and
+    # «crjkmrj gbgcjd», dropped in round 13, back once they no longer spoil the vocabulary).
+    "train_set_13c.tsv": ({"ru": (208, 200, 203, 5), "en": (129, 122, 127, 2)}, (528, 526)),
+    "train_set_13d.tsv": ({"ru": (518, 511, 515, 3), "en": (284, 280, 282, 2)}, (70, 70)),
     # v12: reported once (round 12, commit 4e27f11: ru 344/363/12, en 210/230/11, off-topic
     # 84), then made training data of the learned model; these are its figures as training data.
     # Round 13's written training sets moved it: ru top-1 372 → 369, en top-1 238 → 237,
@@ -134,6 +136,8 @@ WRITTEN_AFTER = {
     "dev_set_6.tsv": "blind_set_v5.tsv",
     # Round 13's written training sets: written after v12 was reported (never shown it).
     **{f"train_set_13{part}.tsv": "blind_set_v12.tsv" for part in "abcd"},
+    # Round 14's: written after v13 was reported (never shown it).
+    **{f"train_set_14{part}.tsv": "blind_set_v13.tsv" for part in "abcde"},
 }
 
 

@@ -983,6 +983,28 @@ def test_another_game_as_a_comparison_is_a_nardy_question(question: str, expecte
     assert results and results[0].topic.id == expected, [r.topic.id for r in results]
 
 
+@pytest.mark.parametrize(
+    ("question", "names_go"),
+    [
+        # Round 14: "go" names the game of Go only after play/in/at, «го» only after «в».
+        ("in go who plays first, black or white", True),
+        ("how to play go", True),
+        ("is he good at go", True),
+        ("кто ходит первым в го", True),
+        ("can I go 24/18", False),
+        ("does the winner of the last game go first next game", False),
+        ("can I take a checker off the 3 point in one go", False),
+        ("го играть", False),  # "let's play"
+    ],
+)
+def test_go_is_the_game_only_where_it_is_named_as_one(question: str, names_go: bool) -> None:
+    from teacher.offtopic import names_other_game
+    from teacher.text import tokenize
+
+    lemma = default_matcher()._ru.lemma
+    assert names_other_game(tokenize(question).words, lemma) is names_go
+
+
 def test_comparisons_are_the_game_named_after_a_comparing_word() -> None:
     from teacher.offtopic import comparisons
     from teacher.text import tokenize
