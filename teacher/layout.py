@@ -63,7 +63,9 @@ def _to_latin(chunk: str) -> str:
     return chunk.lower().translate(_TO_LATIN)
 
 
-_LEADING_LATIN_RE = re.compile(r"\s*(?:[a-z\[\];',.`{}:\"<>~]+\s+)+(?=[а-яё])", re.IGNORECASE)
+_LEADING_LATIN_RE = re.compile(
+    r"\s*(?:[a-z\[\];',.`{}:\"<>~]+\s+)+(?=[^\w\s]*[а-яё])", re.IGNORECASE
+)
 
 
 def _switched_midway(

@@ -72,6 +72,7 @@ def test_english_russian_and_transliteration_are_left_alone(question: str) -> No
         ("rfr ходить с головы", "как ходить с головы"),
         ("xnj такое марс?", "что такое марс?"),
         ("vj;yj ли бить с бара", "можно ли бить с бара"),
+        ("rnj [jlbn gthdsv (кто ходит первым?)", "кто ходит первым (кто ходит первым?)"),
     ],
 )
 def test_words_typed_before_the_layout_was_switched_are_re_read(typed: str, meant: str) -> None:
