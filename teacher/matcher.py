@@ -125,6 +125,9 @@ BOT_OFF_TOPIC_MAX = 0.01
 declined — how to use the bot is no rules answer — unless the model is this sure it is a rules
 question: «в приложении дом справа, а где он по правилам?» asks a rule (round 14, chosen by
 leave-one-set-out, docs/knowledge.md)."""
+EVERYDAY_OFF_TOPIC_MIN = 0.01
+"""An everyday word of the game among words no rules question had («голова кружится») declines
+the question unless the model is this sure it is a rules question (round 15)."""
 RUNNER_UP_MIN = 0.1
 """A runner-up below this combined score is not offered."""
 SUGGEST_MIN = 0.5
@@ -767,7 +770,11 @@ class Matcher:
                 and p.get(learned.OFF_TOPIC, 1.0) >= BOT_OFF_TOPIC_MAX
             )
             or self._off_topic(scored, p)
-            or (self._model is not None and self._model.foreign(scored.everyday))
+            or (
+                self._model is not None
+                and self._model.foreign(scored.everyday)
+                and p.get(learned.OFF_TOPIC, 1.0) >= EVERYDAY_OFF_TOPIC_MIN
+            )
         ):
             return [], False
         raw = dict(scored.ranked)
