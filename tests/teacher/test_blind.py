@@ -65,7 +65,9 @@ MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]
     # With v15 in training: 14b ru top-1 380 → 379, 14c ru 141 → 140 and en 90 → 89, 14e ru
     # 629 → 627.
     "train_set_14b.tsv": ({"ru": (397, 379, 394, 2), "en": (218, 211, 215, 1)}, (46, 46)),
-    "train_set_14c.tsv": ({"ru": (152, 140, 150, 2), "en": (96, 89, 94, 2)}, (439, 427)),
+    # 14c's off-topic 427 → 425 in round 16 (OFF_TOPIC_MAX 0.12 → 0.14, KEYWORD_MIN 0.2 → 0.1:
+    # «дом 2 ещё идёт?», a TV show, is answered; the rules questions gained more, docs).
+    "train_set_14c.tsv": ({"ru": (152, 140, 150, 2), "en": (96, 89, 94, 2)}, (439, 425)),
     "train_set_14d.tsv": ({"ru": (45, 45, 45, 0), "en": (577, 555, 569, 6)}, (87, 86)),
     "train_set_14e.tsv": ({"ru": (656, 627, 649, 7), "en": (39, 38, 38, 1)}, (96, 94)),
     # v12: reported once (round 12, commit 4e27f11: ru 344/363/12, en 210/230/11, off-topic
