@@ -42,12 +42,17 @@ def vocabulary(
     """The spelling vocabulary of ``questions`` (language, words), most frequent first.
 
     A Russian word is in it when the dictionary knows it; an English word when
-    ``MIN_LATIN_COUNT`` questions have it or it is one of the ``trusted`` words (the topics'
-    own keywords and texts, spelt by their author).
+    ``MIN_LATIN_COUNT`` English questions have it or it is one of the ``trusted`` words (the
+    topics' own keywords and texts, spelt by their author). The Latin words of a Russian
+    question are transliteration or the keyboard layout, never English to correct to (round 16:
+    one layout-typed question with a typo, «zfgthnfz ifirf», and its misspelt twin put "ifirf"
+    in, and then no «… ifirf» — «шашка» — was re-read).
     """
     counts: Counter[str] = Counter()
-    for _, words in questions:
-        counts.update({w for w in words if _correctable(w)})
+    for lang, words in questions:
+        counts.update(
+            {w for w in words if _correctable(w) and (lang != "ru" or script_of(w) != "lat")}
+        )
     trusted_words = {w for words in trusted for w in words if _correctable(w)}
     counts.update({w: 0 for w in trusted_words})
     keep = [

@@ -106,6 +106,18 @@ def test_no_labelled_question_in_the_right_layout_is_re_read() -> None:
         assert (lang == "ru" and not cyrillic) or (lang == "en" and not latin), question
 
 
+def test_one_layout_typed_row_with_a_typo_does_not_poison_the_vocabulary() -> None:
+    """Round 16: v15's «zfgthnfz ifirf» (a typo inside the layout typing) is not re-read, and it
+    and its misspelt twin put "ifirf" into the spelling vocabulary as English — then no «…
+    ifirf» («шашка») was re-read. A Russian question's Latin words never enter it."""
+    from teacher.spelling import vocabulary
+
+    rows = [("ru", ("zfgthnfz", "ifirf")), ("ru", ("zfgthnfz", "ifirf"))]
+    assert vocabulary(rows, lambda w: False) == ()
+    assert vocabulary([("en", ("checker",)), ("en", ("checker",))], lambda w: False) == ("checker",)
+    assert _relayout("pfgthnf ifirf") == "заперта шашка"
+
+
 def test_the_layout_reading_uses_only_the_dictionaries() -> None:
     """Without known words on the other side nothing is re-read (no guessing)."""
     assert fix_layout("rfr [jlbnm", lambda w: False, lambda w: False) == "rfr [jlbnm"
