@@ -21,7 +21,9 @@ _TO_CYRILLIC = str.maketrans(
 )
 _TO_LATIN = str.maketrans(_CYRILLIC_KEYS + _CYRILLIC_KEYS.upper(), _LATIN_KEYS * 2)
 
-_LATIN_CHUNK_RE = re.compile(r"[a-z\[\];',.`{}:\"<>~]+", re.IGNORECASE)
+_LATIN_KEYS_CLASS = r"[a-z\[\];',.`{}:\"<>~]"
+"""A key of the Latin layout that types a Russian letter (the letters and х ъ ж э б ю ё)."""
+_LATIN_CHUNK_RE = re.compile(_LATIN_KEYS_CLASS + "+", re.IGNORECASE)
 _CYRILLIC_CHUNK_RE = re.compile(r"[а-яё]+", re.IGNORECASE)
 _TRAILING = ".,"  # a sentence's own full stop or comma after a word typed in Latin
 MIN_SHARE = 0.6
@@ -59,12 +61,17 @@ def _english_as_typed(
     return not (stripped != chunk.lower() and len(whole) >= 3 and known_ru(whole))
 
 
+def _retyped_in_cyrillic(text: str, known_ru: Callable[[str], bool]) -> str:
+    """Every Latin-layout chunk of ``text`` in Cyrillic, the rest as it is."""
+    return _LATIN_CHUNK_RE.sub(lambda m: _to_cyrillic(m.group(0), known_ru), text)
+
+
 def _to_latin(chunk: str) -> str:
     return chunk.lower().translate(_TO_LATIN)
 
 
 _LEADING_LATIN_RE = re.compile(
-    r"\s*(?:[a-z\[\];',.`{}:\"<>~]+\s+)+(?=[^\w\s]*[а-яё])", re.IGNORECASE
+    r"\s*(?:" + _LATIN_KEYS_CLASS + r"+\s+)+(?=[^\w\s]*[а-яё])", re.IGNORECASE
 )
 
 
@@ -86,8 +93,7 @@ def _switched_midway(
             return question
         if not known_ru(_to_cyrillic(chunk, known_ru).rstrip(_TRAILING)):
             return question
-    head = _LATIN_CHUNK_RE.sub(lambda m: _to_cyrillic(m.group(0), known_ru), lead.group(0))
-    return head + question[lead.end() :]
+    return _retyped_in_cyrillic(lead.group(0), known_ru) + question[lead.end() :]
 
 
 def fix_layout(
@@ -121,5 +127,5 @@ def fix_layout(
     converted = [_to_cyrillic(c, known_ru) for c in chunks]
     other = sum(known_ru(w.rstrip(_TRAILING)) for w in converted)
     if other >= MIN_SHARE * len(chunks) and typed <= MAX_AS_TYPED * len(chunks):
-        return _LATIN_CHUNK_RE.sub(lambda m: _to_cyrillic(m.group(0), known_ru), question)
+        return _retyped_in_cyrillic(question, known_ru)
     return question

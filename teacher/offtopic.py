@@ -47,8 +47,9 @@ OTHER_GAMES_EN: frozenset[str] = frozenset(
 )
 """English words that name another game or one of its own pieces."""
 
-# English "go" and "pool" are ordinary words; they name a game only next to "play"/"game".
-_EN_ONLY_AS_GAME = frozenset({"go", "pool", "uno", "queen", "bishop", "bishops"})
+# English "pool" or "queen" are ordinary words; they name a game only next to "play"/"game"
+# ("go" has its own, stricter rule below).
+_EN_ONLY_AS_GAME = frozenset({"pool", "uno", "queen", "bishop", "bishops"})
 # "Go" is the commonest of them ("where does it go", "can I go 24/18", "does the winner of the
 # last game go first"): it names the game only after these words ("how to play go", "in go who
 # plays first", "good at go"), and Russian «го» only after «в» («кто ходит первым в го»; «го
