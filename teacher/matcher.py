@@ -48,7 +48,9 @@ from teacher.offtopic import (
 )
 from teacher.spelling import Speller
 from teacher.text import (
+    GLUED_MIN_LEN,
     STOPWORDS_EN,
+    STOPWORDS_RU,
     RussianWords,
     SnowballRussianWords,
     SnowballStemmers,
@@ -57,6 +59,7 @@ from teacher.text import (
     script_of,
     significant_words,
     sound_key,
+    split_glued,
     tokenize,
     translit_to_cyrillic,
 )
@@ -282,6 +285,13 @@ class Matcher:
             ("", None, None),
             Scored((), {}, confident=False),
             {},
+        )
+        # The words a run of words typed without spaces («можнолибить») may be made of: the
+        # spelling vocabulary's Russian, the stop and question words, the keywords' words.
+        self._glue_words = frozenset(
+            w
+            for w in (*words, *STOPWORDS_RU, *_QUESTION_WORDS, *self._keyword_words("ru"))
+            if script_of(w) == "cyr"
         )
         # The English a question typed in the Cyrillic layout is checked against.
         self._english = frozenset(
@@ -599,11 +609,26 @@ class Matcher:
             tokens = replace(tokens, words=kept)
         if self._speller is not None:
             correct = self._speller.correct
-            tokens = replace(tokens, words=tuple(correct(w, lang_hint) for w in tokens.words))
+            tokens = replace(
+                tokens, words=self._unglue(tuple(correct(w, lang_hint) for w in tokens.words))
+            )
             if names_other_game(tokens.words, self._ru.lemma):
                 return Reading(tokens, asked=True, other_game=True)
         asked = "?" in question or bool(_QUESTION_WORDS.intersection(tokens.words))
         return Reading(tokens, asked, other_game=False)
+
+    def _unglue(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        """``words`` with each long word no dictionary knows that is a run of words typed
+        without spaces («ктопервыйходит», «можнолибить») read as those words (round 17)."""
+        if not any(len(w) >= GLUED_MIN_LEN for w in words):
+            return words
+        out: list[str] = []
+        for word in words:
+            pieces = None
+            if len(word) >= GLUED_MIN_LEN and script_of(word) == "cyr" and not self._ru.known(word):
+                pieces = split_glued(word, self._glue_words.__contains__)
+            out.extend(pieces or (word,))
+        return tuple(out)
 
     def score(
         self, question: str, *, lang_hint: Lang | None = None, variant: Variant | None = None

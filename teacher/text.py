@@ -302,6 +302,48 @@ def is_stopword(word: str) -> bool:
     return word in STOPWORDS_RU or word in STOPWORDS_EN
 
 
+GLUED_MIN_LEN = 7
+"""A word this long that no dictionary knows may be words typed without spaces («можноли»)."""
+GLUED_MAX_PIECES = 3
+_GLUED_SHORT = frozenset("вскуиоая")  # one-letter prepositions and conjunctions
+
+
+def split_glued(word: str, allowed: Callable[[str], bool]) -> tuple[str, ...] | None:
+    """``word`` as the fewest ``allowed`` words it is made of («ктопервыйходит» → кто, первый,
+    ходит), the split with the longest shortest piece on a tie; ``None`` when it is not made
+    of at most ``GLUED_MAX_PIECES`` of them (round 17).
+
+    ``allowed`` is strict on purpose — the words players use (the spelling vocabulary, stop
+    words, keyword words) rather than everything a dictionary knows, which has fragments for
+    any word («нард» + «истов», «к» + «рауф» + «орда»). A piece is two letters at least unless
+    it is a one-letter preposition or conjunction before another piece. Dynamic programming over
+    the cut points: at most a few hundred set look-ups a word.
+    """
+    n = len(word)
+    # best[i]: (pieces, minus the shortest piece's length, the pieces) of word[:i]
+    best: list[tuple[int, int, tuple[str, ...]] | None] = [None] * (n + 1)
+    best[0] = (0, 0, ())
+    for i in range(1, n + 1):
+        for j in range(i):
+            before = best[j]
+            if before is None or before[0] >= GLUED_MAX_PIECES:
+                continue
+            piece = word[j:i]
+            # A one-letter word stands before another («сголовы»), never last: «гюльбар» + «а»
+            # is a case ending.
+            if len(piece) < 2 and (piece not in _GLUED_SHORT or i == n):
+                continue
+            if not allowed(piece):
+                continue
+            shortest = max(before[1], -len(piece)) if j else -len(piece)
+            candidate = (before[0] + 1, shortest, (*before[2], piece))
+            current = best[i]
+            if current is None or candidate[:2] < current[:2]:
+                best[i] = candidate
+    found = best[n]
+    return found[2] if found is not None and found[0] > 1 else None
+
+
 # --- Latin → Cyrillic -------------------------------------------------------------------------
 
 _LAT_MULTI: tuple[tuple[str, str], ...] = (

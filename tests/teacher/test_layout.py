@@ -220,3 +220,43 @@ def test_dice_probability_homework_is_not_a_rules_question(question: str, lang: 
 def test_a_sentence_that_asks_nothing_is_marked_for_the_model(question: str, asked: bool) -> None:
     features = _matcher().score(question).features
     assert (NOT_ASKED not in features) is asked
+
+
+# Round 17: words typed without spaces are read as the words they are made of.
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("ктопервыйходит", ("кто", "первый", "ходит")),
+        ("можнолибить", ("можно", "ли", "бить")),
+        ("чтотакое марс", ("что", "такое", "марс")),
+        ("скольковсегошашек", ("сколько", "всего", "шашек")),
+    ],
+)
+def test_words_typed_without_spaces_are_read_apart(typed: str, meant: tuple[str, ...]) -> None:
+    assert _matcher().read(typed, "ru").tokens.words == meant
+
+
+@pytest.mark.parametrize(
+    "word",
+    # Words no dictionary knows that a dictionary's fragments would cut up («нард» + «истов»,
+    # «к» + «рауф» + «орда»): only the words players use count as pieces.
+    ["нардистов", "крауфорда", "бэкгаммон", "гульбара", "пипкаунт", "гюльбара"],
+)
+def test_an_unknown_word_is_not_cut_into_fragments(word: str) -> None:
+    assert _matcher().read(f"что такое {word}", "ru").tokens.words == ("что", "такое", word)
+
+
+def test_a_glued_question_is_answered() -> None:
+    assert [m.topic.id for m in match("ктопервыйходит", lang_hint="ru")][:1] == ["first_player"]
+
+
+def test_splitting_glued_words_is_cheap() -> None:
+    import time
+
+    from teacher.text import split_glued
+
+    allowed = {"кто", "первый", "ходит"}.__contains__
+    start = time.perf_counter()
+    for _ in range(100):
+        split_glued("ктопервыйходитпотом", allowed)
+    assert (time.perf_counter() - start) / 100 < 0.001  # well under a millisecond a word
