@@ -46,8 +46,8 @@ LOSO_FOLDS: dict[str, tuple[str, ...]] = {
 }
 """Leave-one-set-out: each blind set, evaluated by a model trained without it (and without
 what was written knowing it). The written training sets (``train_set_13*``, round 13;
-``train_set_14*``, round 14) are always in training: nobody wrote them knowing a blind set's
-questions."""
+``train_set_14*``, round 14; ``train_set_17*``, round 17) are always in training: nobody wrote
+them knowing a blind set's questions."""
 
 
 @cache
