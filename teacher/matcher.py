@@ -105,10 +105,26 @@ KEYWORD_MIN = 0.1
 «почему не работает вайфай», is not answered on the model's word alone). Both chosen by
 leave-one-set-out (0.35 and 0.3 until round 8; 0.3 and 0.2 over v1–v8 in round 9; the keyword
 floor 0.1 over v1–v15 in round 16, docs/knowledge.md)."""
-OFF_TOPIC_MAX = 0.14
+MODEL_ALONE_MIN = 0.5
+"""A question no keyword points at is still answered when the model gives its best topic this
+much ...  («что такое заборчик из шести», «стенка из 6»: the model knows them, no keyword has
+«заборчик» or «стенка») ..."""
+MODEL_ALONE_OFF_TOPIC_MAX = 0.06
+"""... and finds it this unlikely off-topic: «почему не работает вайфай» stays declined (round
+17, leave-one-set-out over v1–v16: the same from 0.3 to 0.5 at 0.06, no off-topic question
+answered; 0.1 answers one below 0.5, docs/knowledge.md)."""
+OFF_TOPIC_MAX = 0.16
 """A question the learned model finds this likely off-topic gets "I don't know" (chosen by
 leave-one-set-out: 0.3 over v1–v3 in round 3, 0.25 in round 4, 0.15 over v1–v5 in round 6,
-0.12 over v1–v7 in round 8, 0.14 over v1–v15 in round 16, docs/knowledge.md)."""
+0.12 over v1–v7 in round 8, 0.14 over v1–v15 in round 16, 0.16 over v1–v16 in round 17,
+docs/knowledge.md), ..."""
+SURE_OFF_TOPIC_MAX = 0.3
+"""... unless the doubt stays below this and the model's best topic is ``SURE_RATIO`` times as
+likely (``SURE_RATIO_CONFIDENT`` when the keywords alone are confident): "is there a draw in
+backgammon" (0.19 off-topic, 0.77 resign_draw), «хочу сдаться безнадежно уже что будет» (0.17,
+0.75) were declined though the model was four times surer of the topic (round 17)."""
+SURE_RATIO = 4.0
+SURE_RATIO_CONFIDENT = 2.5
 BARE_KEYWORD_WORDS = 1
 """A question that is one of a topic's keywords and nothing more («матч», «кокс», exact, no
 other word) is declined only when off-topic is the model's most likely class for it: the
@@ -817,19 +833,31 @@ class Matcher:
                 value *= RULED_OUT_FACTOR
             combined[t_idx] = value * LEARNED_OTHER_GAME_FACTOR if other else value
         learned_best = max(p.get(topic.id, 0.0) for topic in self._topics)
-        sure = scored.confident or (learned_best >= LEARNED_MIN and best_raw >= KEYWORD_MIN)
+        sure = (
+            scored.confident
+            or (learned_best >= LEARNED_MIN and best_raw >= KEYWORD_MIN)
+            or (
+                learned_best >= MODEL_ALONE_MIN
+                and p.get(learned.OFF_TOPIC, 1.0) < MODEL_ALONE_OFF_TOPIC_MAX
+            )
+        )
         ranked = sorted(combined.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))
         return ranked, sure
 
     def _off_topic(self, scored: Scored, p: dict[str, float]) -> bool:
-        """Whether the model finds the question off-topic: at ``OFF_TOPIC_MAX``, or for a bare
-        keyword («матч») only when off-topic is the model's most likely class."""
+        """Whether the model finds the question off-topic: at ``OFF_TOPIC_MAX`` unless it is
+        far surer of a topic (``SURE_OFF_TOPIC_MAX``), or for a bare keyword («матч») only when
+        off-topic is the model's most likely class."""
         doubt = p.get(learned.OFF_TOPIC, 0.0)
         if doubt < OFF_TOPIC_MAX:
             return False
+        best = max(p.get(topic.id, 0.0) for topic in self._topics)
+        ratio = SURE_RATIO_CONFIDENT if scored.confident else SURE_RATIO
+        if doubt < SURE_OFF_TOPIC_MAX and best >= ratio * doubt:
+            return False
         if not scored.bare_keyword:
             return True
-        return doubt >= max(p.get(topic.id, 0.0) for topic in self._topics)
+        return doubt >= best
 
     def _matches(
         self, scored: Scored, ranked: list[tuple[int, float]], limit: int

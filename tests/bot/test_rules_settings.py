@@ -265,11 +265,13 @@ async def test_rules_menu_questions_and_topics_in_russian(tmp_path: Path) -> Non
             assert "Бой и блоты" in labels(section)
             assert labels(shown(tg, private, unknown)) == []
 
-            # a name no topic explains but one is close to: "did you mean", not "don't know"
-            # (round 16 answers «пучбара это нарды?», the example until then, by the variants)
-            maybe = suggest("ахтерман это что", lang_hint="ru")
-            assert maybe and match("ахтерман это что", lang_hint="ru") == []
-            await type_and_wait(tg, private, alice, "ахтерман это что")
+            # a vague question one topic is close to: "did you mean", not "don't know" (round 16
+            # answers «пучбара это нарды?», round 17 «ахтерман это что», the examples until then:
+            # the model is sure enough of the variants topic)
+            vague = "можно ли договориться"
+            maybe = suggest(vague, lang_hint="ru")
+            assert maybe and match(vague, lang_hint="ru") == []
+            await type_and_wait(tg, private, alice, vague)
             guess = tg.last_bot_message(private)
             assert "Может быть" in (guess.text or "") and "не знаю" not in (guess.text or "")
             assert maybe[0].topic.title.ru in (guess.text or "")
@@ -323,9 +325,10 @@ async def test_rules_in_english(tmp_path: Path) -> None:
             assert "I don't know" in (unknown.text or "")
             assert labels(unknown) == ["🎲 Long", "🎯 Short", "📚 General"]
             # Round 13's training data made "nardy crest, what is it?" a plain "don't know";
-            # a strategy phrase no topic quite answers still gets "did you mean" (round 16
-            # answers "what does it mean to make your 5 point early", the example until then).
-            vague = "what does the star in 13/10* mean"
+            # a strategy word alone still gets "did you mean" (round 16 answers "what does it
+            # mean to make your 5 point early", round 17 "what does the star in 13/10* mean" —
+            # the hit, rightly — the examples until then).
+            vague = "springboard"
             maybe = suggest(vague, lang_hint="en")
             assert maybe and match(vague, lang_hint="en") == []
             await type_and_wait(tg, chat, bob, vague)

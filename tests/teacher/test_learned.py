@@ -36,18 +36,21 @@ HELD_OUT = {
     ),
     # Blind set v15's row was its one blind evaluation (round 15, the matcher frozen at commit
     # 626d1e9 before v15 was read: off-topic 131); with round 16's thresholds, v16 and the
-    # vocabulary fix in training its off-topic floor is 130 (its other figures held or rose).
+    # vocabulary fix in training its off-topic floor is 130 (its other figures held or rose);
+    # 129 with round 17's thresholds (a topic the model is far surer of wins over its
+    # off-topic doubt: "what's a gammon ray... i mean gamma ray").
     "blind_set_v15.tsv": (
         ("blind_set_v15.tsv",),
         {"ru": (507, 458, 483, 20), "en": (372, 337, 357, 11)},
-        (132, 130),
+        (132, 129),
     ),
     # Blind set v14's row is its one blind evaluation (round 14, the matcher frozen at commit
-    # 10278d9 before v14 was read), reproduced exactly.
+    # 10278d9 before v14 was read), reproduced exactly until round 17, whose thresholds answer
+    # "how to make a board at home" (off-topic floor 126 → 125; its other figures rose).
     "blind_set_v14.tsv": (
         ("blind_set_v14.tsv",),
         {"ru": (504, 471, 494, 6), "en": (360, 322, 348, 8)},
-        (130, 126),
+        (130, 125),
     ),
     # Blind set v13's row was its one blind evaluation (round 13, the matcher frozen at commit
     # 493369f before v13 was read: ru 405/422/9, en 276/293/6, off-topic 99). Round 14's changes
