@@ -71,8 +71,9 @@ def _to_latin(chunk: str) -> str:
 
 
 _LEADING_LATIN_RE = re.compile(
-    r"\s*(?:" + _LATIN_KEYS_CLASS + r"+\s+)+(?=[^\w\s]*[а-яё])", re.IGNORECASE
+    r"\s*(?:" + _LATIN_KEYS_CLASS + r"+\s+)+(?=[^\w\s]*[а-яё0-9])", re.IGNORECASE
 )
+"""Latin words at the start, then a Russian word or a number («dsgfkj 3 и 5 …», round 17)."""
 
 
 def _switched_midway(

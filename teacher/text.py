@@ -304,14 +304,15 @@ def is_stopword(word: str) -> bool:
 
 GLUED_MIN_LEN = 7
 """A word this long that no dictionary knows may be words typed without spaces («можноли»)."""
-GLUED_MAX_PIECES = 3
+GLUED_MAX_PIECES = 8
 _GLUED_SHORT = frozenset("вскуиоая")  # one-letter prepositions and conjunctions
 
 
 def split_glued(word: str, allowed: Callable[[str], bool]) -> tuple[str, ...] | None:
     """``word`` as the fewest ``allowed`` words it is made of («ктопервыйходит» → кто, первый,
-    ходит), the split with the longest shortest piece on a tie; ``None`` when it is not made
-    of at most ``GLUED_MAX_PIECES`` of them (round 17).
+    ходит; «шестьподрядможно» → 6, подряд, можно: number words become digits, as ``tokenize``
+    makes them), the split with the longest shortest piece on a tie; ``None`` when it is not
+    made of at most ``GLUED_MAX_PIECES`` of them (round 17).
 
     ``allowed`` is strict on purpose — the words players use (the spelling vocabulary, stop
     words, keyword words) rather than everything a dictionary knows, which has fragments for
@@ -333,7 +334,7 @@ def split_glued(word: str, allowed: Callable[[str], bool]) -> tuple[str, ...] | 
             # is a case ending.
             if len(piece) < 2 and (piece not in _GLUED_SHORT or i == n):
                 continue
-            if not allowed(piece):
+            if piece not in _NUMBER_WORDS and not allowed(piece):
                 continue
             shortest = max(before[1], -len(piece)) if j else -len(piece)
             candidate = (before[0] + 1, shortest, (*before[2], piece))
@@ -341,7 +342,9 @@ def split_glued(word: str, allowed: Callable[[str], bool]) -> tuple[str, ...] | 
             if current is None or candidate[:2] < current[:2]:
                 best[i] = candidate
     found = best[n]
-    return found[2] if found is not None and found[0] > 1 else None
+    if found is None or found[0] < 2:
+        return None
+    return tuple(_NUMBER_WORDS.get(piece, piece) for piece in found[2])  # «шесть» → 6
 
 
 # --- Latin → Cyrillic -------------------------------------------------------------------------

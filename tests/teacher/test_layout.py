@@ -73,6 +73,8 @@ def test_english_russian_and_transliteration_are_left_alone(question: str) -> No
         ("xnj такое марс?", "что такое марс?"),
         ("vj;yj ли бить с бара", "можно ли бить с бара"),
         ("rnj [jlbn gthdsv (кто ходит первым?)", "кто ходит первым (кто ходит первым?)"),
+        # Round 17: switched before a number.
+        ("dsgfkj 3 и 5 можно одной шашкой", "выпало 3 и 5 можно одной шашкой"),
     ],
 )
 def test_words_typed_before_the_layout_was_switched_are_re_read(typed: str, meant: str) -> None:
@@ -230,6 +232,8 @@ def test_a_sentence_that_asks_nothing_is_marked_for_the_model(question: str, ask
         ("можнолибить", ("можно", "ли", "бить")),
         ("чтотакое марс", ("что", "такое", "марс")),
         ("скольковсегошашек", ("сколько", "всего", "шашек")),
+        ("сколькоможноснятьсголовы", ("сколько", "можно", "снять", "с", "головы")),
+        ("шестьподрядможно", ("6", "подряд", "можно")),  # a number word becomes a digit
     ],
 )
 def test_words_typed_without_spaces_are_read_apart(typed: str, meant: tuple[str, ...]) -> None:
