@@ -305,6 +305,7 @@ def is_stopword(word: str) -> bool:
 GLUED_MIN_LEN = 7
 """A word this long that no dictionary knows may be words typed without spaces («можноли»)."""
 GLUED_MAX_PIECES = 8
+GLUED_MIN_AVERAGE = 3
 _GLUED_SHORT = frozenset("вскуиоая")  # one-letter prepositions and conjunctions
 
 
@@ -342,7 +343,9 @@ def split_glued(word: str, allowed: Callable[[str], bool]) -> tuple[str, ...] | 
             if current is None or candidate[:2] < current[:2]:
                 best[i] = candidate
     found = best[n]
-    if found is None or found[0] < 2:
+    # Pieces of three letters on average at least: a word cut into many short ones is a word
+    # no list has («нардисты» is not «нард и с ты»), not a glued question.
+    if found is None or found[0] < 2 or found[0] * GLUED_MIN_AVERAGE > n:
         return None
     return tuple(_NUMBER_WORDS.get(piece, piece) for piece in found[2])  # «шесть» → 6
 

@@ -243,8 +243,9 @@ def test_words_typed_without_spaces_are_read_apart(typed: str, meant: tuple[str,
 @pytest.mark.parametrize(
     "word",
     # Words no dictionary knows that a dictionary's fragments would cut up («нард» + «истов»,
-    # «к» + «рауф» + «орда»): only the words players use count as pieces.
-    ["нардистов", "крауфорда", "бэкгаммон", "гульбара", "пипкаунт", "гюльбара"],
+    # «к» + «рауф» + «орда»): only the words players use count as pieces, and they must not be
+    # many short ones («нард» + «и» + «с» + «ты»).
+    ["нардистов", "нардисты", "крауфорда", "бэкгаммон", "гульбара", "пипкаунт", "гюльбара"],
 )
 def test_an_unknown_word_is_not_cut_into_fragments(word: str) -> None:
     assert _matcher().read(f"что такое {word}", "ru").tokens.words == ("что", "такое", word)
