@@ -38,11 +38,12 @@ HELD_OUT = {
     # 626d1e9 before v15 was read: off-topic 131); with round 16's thresholds, v16 and the
     # vocabulary fix in training its off-topic floor is 130 (its other figures held or rose);
     # 129 with round 17's thresholds (a topic the model is far surer of wins over its
-    # off-topic doubt: "what's a gammon ray... i mean gamma ray").
+    # off-topic doubt: "what's a gammon ray... i mean gamma ray"), 128 with the written set 17a
+    # in training ("what's 17 times 23"; its layout-typed «zrb[ gbgcs ujhm» is answered now).
     "blind_set_v15.tsv": (
         ("blind_set_v15.tsv",),
         {"ru": (507, 458, 483, 20), "en": (372, 337, 357, 11)},
-        (132, 129),
+        (132, 128),
     ),
     # Blind set v14's row is its one blind evaluation (round 14, the matcher frozen at commit
     # 10278d9 before v14 was read), reproduced exactly until round 17, whose thresholds answer
