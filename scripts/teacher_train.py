@@ -43,6 +43,8 @@ LOSO_FOLDS: dict[str, tuple[str, ...]] = {
     "blind_set_v14.tsv": ("blind_set_v14.tsv",),
     "blind_set_v15.tsv": ("blind_set_v15.tsv",),
     "blind_set_v16.tsv": ("blind_set_v16.tsv",),
+    "blind_set_v17.tsv": ("blind_set_v17.tsv",),
+    "blind_set_v18.tsv": ("blind_set_v18.tsv",),
 }
 """Leave-one-set-out: each blind set, evaluated by a model trained without it (and without
 what was written knowing it). The written training sets (``train_set_13*``, round 13;

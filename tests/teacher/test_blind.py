@@ -14,7 +14,8 @@ in round 8 (commit ea565f0), blind set v9 in round 9 (commit 8533b32), blind set
 (commit 4fa8426), blind set v11 in round 11 (commit 1d10d65), blind set v12 in round 12 (commit
 4e27f11), blind set v13 in round 13 (commit 493369f), blind set v14 in round 14 (commit 10278d9),
 blind set v15 in round 15 (commit 626d1e9),
-blind set v16 in round 16 (commit d9a2f77).
+blind set v16 in round 16 (commit d9a2f77),
+blind sets v17 and v18 in round 17 (commit fb596b2).
 The written training sets of rounds 13,
 14 and 17 (data/train_set_13*.tsv, train_set_14*.tsv, train_set_17*.tsv) were never blind: they
 are guarded as training data.
@@ -33,6 +34,11 @@ DATA = Path(__file__).resolve().parent / "data"
 
 # set -> ({lang: (questions, top-1, top-3, wrong don't-know)}, (off-topic, off-topic don't-know))
 MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]] = {
+    # v17, v18: reported once (round 17, commit fb596b2: v17 ru 444/452/17, en 334/351/3,
+    # off-topic 125; v18 ru 436/456/2, en 320/348/3, off-topic 122), then made training data of
+    # the learned model; these are their figures as training data.
+    "blind_set_v17.tsv": ({"ru": (477, 463, 467, 8), "en": (360, 353, 358, 1)}, (131, 128)),
+    "blind_set_v18.tsv": ({"ru": (464, 456, 464, 0), "en": (357, 349, 357, 0)}, (130, 127)),
     # v16: reported once (round 16, commit d9a2f77: ru 420/443/15, en 326/343/7, off-topic
     # 123), then made training data of the learned model; these are its figures as training data.
     "blind_set_v16.tsv": ({"ru": (462, 440, 453, 8), "en": (355, 339, 349, 3)}, (124, 124)),
@@ -44,8 +50,9 @@ MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]
     # v14: reported once (round 14, commit 10278d9: ru 471/494/6, en 322/348/8, off-topic
     # 126), then made training data of the learned model; these are its figures as training data.
     # With v15 in training: ru top-3 502 → 501, en 348/358/1 → 347/357/2.
-    # Off-topic 129 → 128 with round 17's written training sets 17b, 17c.
-    "blind_set_v14.tsv": ({"ru": (504, 492, 501, 1), "en": (360, 347, 357, 2)}, (130, 128)),
+    # Off-topic 129 → 128 with round 17's written training sets 17b, 17c; en top-1 347 → 346,
+    # top-3 357 → 356 with v17 and v18 in training (its "don't know" 2 → 1).
+    "blind_set_v14.tsv": ({"ru": (504, 492, 501, 1), "en": (360, 346, 356, 2)}, (130, 128)),
     # v13: reported once (round 13, commit 493369f: ru 405/422/9, en 276/293/6, off-topic
     # 99), then made training data of the learned model; these are its figures as training data.
     "blind_set_v13.tsv": ({"ru": (436, 420, 426, 8), "en": (303, 291, 297, 5)}, (106, 104)),
@@ -82,15 +89,17 @@ MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]
     # 425 → 424 with v16 in training.
     "train_set_14c.tsv": ({"ru": (152, 140, 150, 2), "en": (96, 89, 94, 2)}, (439, 424)),
     "train_set_14d.tsv": ({"ru": (45, 45, 45, 0), "en": (577, 555, 569, 6)}, (87, 85)),
-    # 14e's off-topic 94 → 93 with round 17's written set 17a in training («понял принял»).
-    "train_set_14e.tsv": ({"ru": (656, 627, 649, 7), "en": (39, 38, 38, 1)}, (96, 93)),
+    # 14e's off-topic 94 → 93 with round 17's written set 17a in training («понял принял»),
+    # 93 → 92 with v17 and v18.
+    "train_set_14e.tsv": ({"ru": (656, 627, 649, 7), "en": (39, 38, 38, 1)}, (96, 92)),
     # Round 17's written training sets (never blind): their figures as training data. Before
     # they joined training (fresh, docs/knowledge.md) 17a gave ru 93.8 / 97.9 / 1.4 % on the
     # round-17 matcher (82.6 / 86.7 / 12.8 % on round 16's), 17b en 89.9 %, 17c ru 94.1 / en
     # 89.2 % top-1.
     "train_set_17a.tsv": ({"ru": (437, 431, 437, 0)}, (61, 59)),
     "train_set_17b.tsv": ({"en": (335, 326, 334, 0)}, (65, 62)),
-    "train_set_17c.tsv": ({"ru": (238, 230, 236, 1), "en": (185, 178, 184, 0)}, (31, 31)),
+    # 17c's en top-1 178 → 177 with v17 and v18 in training.
+    "train_set_17c.tsv": ({"ru": (238, 230, 236, 1), "en": (185, 177, 184, 0)}, (31, 31)),
     # v12: reported once (round 12, commit 4e27f11: ru 344/363/12, en 210/230/11, off-topic
     # 84), then made training data of the learned model; these are its figures as training data.
     # Round 13's written training sets moved it: ru top-1 372 → 369, en top-1 238 → 237,
@@ -194,6 +203,8 @@ BLIND = {
     "blind_set_v14.tsv": ("# BLIND SET v14 — reported once", 237),
     "blind_set_v15.tsv": ("# BLIND SET v15 — reported once", 216),
     "blind_set_v16.tsv": ("# BLIND SET v16 — reported once", 303),
+    "blind_set_v17.tsv": ("# BLIND SET v17 — reported once", 269),
+    "blind_set_v18.tsv": ("# BLIND SET v18 — reported once", 225),
 }
 
 
