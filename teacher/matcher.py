@@ -45,6 +45,7 @@ from teacher.offtopic import (
     comparisons,
     names_other_game,
     names_other_game_in_text,
+    starts_a_game_here,
 )
 from teacher.spelling import Speller
 from teacher.text import (
@@ -251,6 +252,9 @@ class Scored:
     # The question is a keyword of the best topic and nothing else («матч», "mars"): the
     # model's off-topic doubt needs ``OFF_TOPIC_MAX_BARE`` to decline it (round 12).
     bare_keyword: bool = False
+    # It asks how to start a game in the bot («как начать партию в боте»): the bot's /new,
+    # declined however sure the model is of the match topic (round 18).
+    new_game_here: bool = False
 
 
 class Matcher:
@@ -738,6 +742,7 @@ class Matcher:
             ruled_out=frozenset(ruled_out),
             everyday=everyday,
             bare_keyword=bare,
+            new_game_here=starts_a_game_here(tokens.words),
         )
 
     def _everyday_only(self, per_word: list[tuple[str, dict[str, float]]]) -> tuple[str, ...]:
@@ -806,6 +811,7 @@ class Matcher:
         at all when the question is declined outright (another game, the bot, off-topic)."""
         if (
             scored.other_game
+            or scored.new_game_here
             or (
                 learned.BOT_CONTEXT in scored.features
                 and p.get(learned.OFF_TOPIC, 1.0) >= BOT_OFF_TOPIC_MAX

@@ -648,7 +648,47 @@ def about_the_bot(words: Sequence[str]) -> bool:
             return True
     how = any(w in _HOW_WORDS for w in words)
     action = any(w.startswith(_ACTION_PREFIXES) for w in words)
-    return how and action and any(w in _BOT_NAMES for w in words)
+    return (how and action and any(w in _BOT_NAMES for w in words)) or starts_a_game_here(words)
+
+
+# «Как начать новую партию в этом боте?», "how do I start a game here": how to start or set up
+# a game *in the bot* is the interface's /new, whatever the model makes of «новая партия» (the
+# match topic says who starts the next game of a match; round 17's blind sets made the model
+# sure of it). A how word, a starting verb within three words of it, a game within three words
+# of the verb, and the bot or «тут» / "here" named: «как начать выбрасывать в боте» (a rule
+# started, not a game) and "how does the bot decide who starts" (no game after the verb) stay
+# rules questions.
+_START_PREFIXES = ("начать", "запуст", "созда", "start", "creat", "launch")
+_GAME_PREFIXES = ("игр", "парти", "матч", "game", "match")
+_HERE_WORDS = frozenset({"тут", "здесь", "here"})
+_NEAR = 3
+
+
+def _names_the_bot(word: str) -> bool:
+    """The bot, its app or its computer opponent, or «тут» / "here" (the chat with the bot)."""
+    return (
+        word in _BOT_NAMES
+        or word in _HERE_WORDS
+        or word in _BOT_WORDS_RU
+        or word in _BOT_WORDS_EN
+        or word.startswith(_BOT_PREFIXES_RU)
+    )
+
+
+def starts_a_game_here(words: Sequence[str]) -> bool:
+    """Whether a question's (lowercase) words ask how to start a game in the bot: the matcher
+    declines it however sure the model is of a rules topic, and the bot points to /new."""
+    if not any(_names_the_bot(w) for w in words):
+        return False
+    for i, word in enumerate(words):
+        if word not in _HOW_WORDS:
+            continue
+        for j in range(i + 1, min(i + 1 + _NEAR, len(words))):
+            if words[j].startswith(_START_PREFIXES) and any(
+                w.startswith(_GAME_PREFIXES) for w in words[j + 1 : j + 1 + _NEAR]
+            ):
+                return True
+    return False
 
 
 _COMMAND_RE = re.compile(r"\s*/[a-z][a-z0-9_]*(@\w+)?(\s|$)", re.IGNORECASE)
