@@ -600,6 +600,13 @@ NEAR_DOMAIN_EN: tuple[str, ...] = (
 _BOT_PREFIXES_RU = ("компьютер", "приложени", "телеграм", "звук", "смартфон", "телефон")
 _BOT_WORDS_RU = frozenset({"бота", "ботом", "ботика", "ботяра", "аккаунт"})
 _BOT_WORDS_EN = frozenset({"computer", "telegram", "sound", "sounds", "phone", "account"})
+
+
+def _bot_context_word(word: str) -> bool:
+    """Whether one word names the app, Telegram, the computer, sound (the list above)."""
+    return word in _BOT_WORDS_RU or word in _BOT_WORDS_EN or word.startswith(_BOT_PREFIXES_RU)
+
+
 # "How do I start / switch on / find …" asked *in the bot* («как начать игру в боте»): a how-to
 # about the interface. «Как сдаться в боте» stays a rules question (сдаться is not here).
 _HOW_WORDS = frozenset({"как", "где", "how", "where"})
@@ -638,7 +645,7 @@ def about_the_bot(words: Sequence[str]) -> bool:
     "I don't know" (``bot.handlers.rules``).
     """
     for i, word in enumerate(words):
-        if word in _BOT_WORDS_RU or word in _BOT_WORDS_EN or word.startswith(_BOT_PREFIXES_RU):
+        if _bot_context_word(word):
             return True
         if word == "bot" and i > 0 and words[i - 1] in {"this", "your", "with", "against"}:
             return True
@@ -666,13 +673,7 @@ _NEAR = 3
 
 def _names_the_bot(word: str) -> bool:
     """The bot, its app or its computer opponent, or «тут» / "here" (the chat with the bot)."""
-    return (
-        word in _BOT_NAMES
-        or word in _HERE_WORDS
-        or word in _BOT_WORDS_RU
-        or word in _BOT_WORDS_EN
-        or word.startswith(_BOT_PREFIXES_RU)
-    )
+    return word in _BOT_NAMES or word in _HERE_WORDS or _bot_context_word(word)
 
 
 def starts_a_game_here(words: Sequence[str]) -> bool:
