@@ -4,7 +4,9 @@ Levels
 ------
 ``easy``    the hand-written evaluation, played with noise: it usually picks a sensible play
             but often not the best one, the way a beginner does (see :data:`EASY_TEMPERATURE`).
-``medium``  the trained network at 0-ply: the play whose resulting position it values most.
+``medium``  the trained network at 0-ply: the play whose resulting position it values most;
+            in short nardy sampled with a little noise (see :data:`MEDIUM_TEMPERATURE`), so
+            that ``hard`` stays clearly stronger.
 ``hard``    the network's best few plays re-scored 1-ply: each is averaged over the opponent's
             21 rolls with the opponent's best reply; where the variant's settings say so, the
             closest few of those are then re-scored 2-ply.
@@ -57,6 +59,12 @@ BASELINES = ("random", "race")
 # short nardy: too strong for a level beginners should beat.
 EASY_TEMPERATURE = 12.0
 
+# Medium: a softmax over the nets' 0-ply equities (points per game) at this temperature, per
+# variant. Short nardy's nets became so good at 0-ply that hard's 2-ply search hardly beat them
+# any more (48.8 % of 1,000 games with short7's nets); the noise makes medium slip the way a
+# decent club player does, far above easy (docs/ai.md, level tables). 0: always the best play.
+MEDIUM_TEMPERATURE = {"short": 0.04, "long": 0.0}
+
 # Money play with nets (medium, hard): Janowski's model on the nets' outcome distribution
 # (ai.cube), the pre-roll distribution at this depth (1: averaged over the roller's 21 rolls,
 # each played by the nets' best 0-ply choice, ~30 ms; it lost less than depth 0 on the
@@ -82,6 +90,7 @@ class Player:
     use_net: bool = True  # False: the hand-written evaluation only (for measurements)
     search: SearchSettings | None = None  # instead of the variant's (for measurements)
     cube: CubeSettings | None = None  # instead of the level's money cube (for measurements)
+    temperature: float | None = None  # instead of MEDIUM_TEMPERATURE (for measurements)
     _rng: random.Random = field(default_factory=random.Random, repr=False)
     _vai: VariantAI = field(init=False, repr=False)
 
@@ -118,7 +127,18 @@ class Player:
             scores = self._heuristic_scores(plays)
             noisy = [s / EASY_TEMPERATURE + _gumbel(rng) for s in scores]
             return plays[max(range(len(plays)), key=noisy.__getitem__)]
-        return self.rank(position, dice, first_turn=first_turn, options=options, rng=rng)[0][0]
+        ranked = self.rank(position, dice, first_turn=first_turn, options=options, rng=rng)
+        temperature = self.play_temperature()
+        if temperature > 0:
+            noisy = [value / temperature + _gumbel(rng) for _, value in ranked]
+            return ranked[max(range(len(ranked)), key=noisy.__getitem__)][0]
+        return ranked[0][0]
+
+    def play_temperature(self) -> float:
+        """The noise of this player's choice among its ranked plays (0: the best play)."""
+        if self.temperature is not None:
+            return self.temperature
+        return MEDIUM_TEMPERATURE.get(self.variant, 0.0) if self.level == "medium" else 0.0
 
     def rank(
         self,

@@ -9,8 +9,10 @@ a training checkpoint or an older ``ai/weights`` file from git; ``hard~3,0.1,400
 with other 2-ply settings — plays, margin, replies budget; ``hard~0,0,0`` is 1-ply only;
 ``hard^x=0.6,rx=0.8,d=0,rf=1,m=0.1,dm=0``: other money-cube settings — contact and race cube
 efficiency, pre-roll depth, race formula, take and double margins; ``hard^old=1`` the former fixed
-thresholds, see ``ai.cube``); the baselines ``random`` and ``race`` (greedy: most pips, then
-fewest blots); and, short nardy only, ``gnubg`` / ``gnubg2`` (GNU Backgammon 0-ply / 2-ply
+thresholds, see ``ai.cube``); ``medium%0.05``: a level choosing by a softmax over its
+equities at another temperature (``medium%0``: always the best play; see
+``ai.player.MEDIUM_TEMPERATURE``); the baselines ``random`` and ``race`` (greedy: most pips,
+then fewest blots); and, short nardy only, ``gnubg`` / ``gnubg2`` (GNU Backgammon 0-ply / 2-ply
 through ``benchmarks/ai_gnubg_server.py``, benchmark only).
 
 Games run through the real :class:`engine.game.Game` (lot, first turns, passes, scoring), so
@@ -210,6 +212,12 @@ def make_agent(name: str, variant: str, seed: int) -> Agent:
                 settings, **{field_name: kind(value) if kind else value not in ("0", "")}
             )
         agent.cube = settings
+        return agent
+    if "%" in name:  # another play temperature: medium%0.05 (0: always the best play)
+        base, _, spec = name.partition("%")
+        agent = make_agent(base, variant, seed)
+        assert isinstance(agent, Player)
+        agent.temperature = float(spec)
         return agent
     if "~" in name:  # hard with other 2-ply settings: hard~DEEP,MARGIN,BUDGET (0 = 1-ply only)
         base, _, spec = name.partition("~")

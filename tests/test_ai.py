@@ -97,6 +97,34 @@ def test_levels_differ() -> None:
     assert diff >= 3
 
 
+def test_medium_samples_near_the_best_play_in_short_nardy_only() -> None:
+    """Short medium slips now and then (MEDIUM_TEMPERATURE), never wildly; long medium and a
+    zero temperature play the nets' best 0-ply play every time."""
+    cases = [c for c in sample_positions("short", 2, seed=8) if c[0].mover[0] < 15]
+    noisy = ai.get_player("medium", "short", seed=1)
+    exact = ai.get_player("medium", "short", seed=1)
+    exact.temperature = 0.0
+    slips, worst = 0, 0.0
+    for pos, dice, first in cases:
+        ranked = exact.rank(pos, dice, first_turn=first)
+        best = ranked[0][0]
+        assert exact.choose_play(pos, dice, first_turn=first) == best
+        chosen = noisy.choose_play(pos, dice, first_turn=first)
+        if chosen != best:
+            slips += 1
+            lost = ranked[0][1] - next(v for p, v in ranked if p == chosen)
+            worst = max(worst, lost)
+    assert 0 < slips < len(cases) // 2
+    assert worst < 0.5  # a slip, not a blunder of half a game
+    long_cases = sample_positions("long", 1, seed=8)[4:30]
+    long_medium = ai.get_player("medium", "long", seed=1)
+    for pos, dice, first in long_cases:
+        assert (
+            long_medium.choose_play(pos, dice, first_turn=first)
+            == long_medium.rank(pos, dice, first_turn=first)[0][0]
+        )
+
+
 @pytest.mark.parametrize("variant", ["long", "short"])
 def test_hint_is_sorted_and_legal(variant: str) -> None:
     v = get_variant(variant)
