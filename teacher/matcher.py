@@ -126,6 +126,14 @@ backgammon" (0.19 off-topic, 0.77 resign_draw), «хочу сдаться без
 0.75) were declined though the model was four times surer of the topic (round 17)."""
 SURE_RATIO = 4.0
 SURE_RATIO_CONFIDENT = 2.5
+FRAGMENT_WORDS = 1
+"""A question this short (significant words, each found exactly: «бой», «пункты», «снять»,
+"points?") is answered on any keyword evidence ...  """
+FRAGMENT_OFF_TOPIC_MAX = 0.06
+"""... when the model finds it this unlikely off-topic, however spread the model is over the
+topics a bare word may mean (round 19, leave-one-set-out over v1–v18: ru −6, en −4 wrong
+"don't know", no off-topic question answered; 0.1 answers 2, 0.16 answers 7; two words answer
+one more off-topic question for one English answer, docs/knowledge.md)."""
 BARE_KEYWORD_WORDS = 1
 """A question that is one of a topic's keywords and nothing more («матч», «кокс», exact, no
 other word) is declined only when off-topic is the model's most likely class for it: the
@@ -255,6 +263,9 @@ class Scored:
     # It asks how to start a game in the bot («как начать партию в боте»): the bot's /new,
     # declined however sure the model is of the match topic (round 18).
     new_game_here: bool = False
+    # A one-word question whose word is a keyword's («бой», «пункты»): answered on the
+    # keywords when the model does not doubt it (``FRAGMENT_OFF_TOPIC_MAX``, round 19).
+    fragment: bool = False
 
 
 class Matcher:
@@ -279,13 +290,14 @@ class Matcher:
         from rapidfuzz import process
         from rapidfuzz.distance import OSA
 
-        from teacher.lexicon import EN
+        from teacher.lexicon import EN, EN_FORMS
 
         snowball = SnowballStemmers()
         self._ru = russian or RussianWords(snowball)
         self._stem_ru: Stemmer = snowball.ru
         self._raw_stem_en: Stemmer = snowball.en
         self._en_canonical = {snowball.en(a): snowball.en(b) for a, b in EN.items()}
+        self._en_forms = EN_FORMS
         self._bag_weight = bag_weight
         self._extract_one: Callable[..., Any] = process.extractOne
         self._distance: Callable[..., int] = OSA.distance
@@ -365,7 +377,11 @@ class Matcher:
         )
 
     def _stem_en(self, word: str) -> str:
-        """An English word's term: its Snowball stem, through the players' lexicon."""
+        """An English word's term: its Snowball stem, through the players' lexicon (a few
+        forms are terms of their own: "doubles", ``lexicon.EN_FORMS``)."""
+        form = self._en_forms.get(word.lower())
+        if form is not None:
+            return form
         stem = self._raw_stem_en(word)
         return self._en_canonical.get(stem, stem)
 
@@ -617,8 +633,10 @@ class Matcher:
         tokens = tokenize(self.relayout(question))
         # Another game is named by the words as typed: a correction may turn a name no
         # training question has into a nardy word («кубик рубика» → «рубка»).
-        if names_other_game(tokens.words, self._ru.lemma) or names_other_game_in_text(
-            question, tokens.words, self._ru.lemma
+        if (
+            names_other_game(tokens.words, self._ru.lemma)
+            or names_other_game_in_text(question, tokens.words, self._ru.lemma)
+            or (lang_hint == "ru" and self._names_other_game_in_translit(tokens.words))
         ):
             return Reading(tokens, asked=True, other_game=True)
         # A game named only as a comparison («как в шахматах», "I only play chess") is not
@@ -636,6 +654,14 @@ class Matcher:
                 return Reading(tokens, asked=True, other_game=True)
         asked = "?" in question or bool(_QUESTION_WORDS.intersection(tokens.words))
         return Reading(tokens, asked, other_game=False)
+
+    def _names_other_game_in_translit(self, words: tuple[str, ...]) -> bool:
+        """Whether a Russian speaker's Latin words name another game read as transliteration
+        («kak igrat v shashki», «pravila shahmat»; round 19)."""
+        if not any(script_of(w) == "lat" for w in words):
+            return False
+        cyrillic = tuple(translit_to_cyrillic(w) if script_of(w) == "lat" else w for w in words)
+        return names_other_game(cyrillic, self._ru.lemma)
 
     def _unglue(self, words: tuple[str, ...]) -> tuple[str, ...]:
         """``words`` with each long word no dictionary knows that is a run of words typed
@@ -743,6 +769,7 @@ class Matcher:
             everyday=everyday,
             bare_keyword=bare,
             new_game_here=starts_a_game_here(tokens.words),
+            fragment=0 < len(coverage) <= FRAGMENT_WORDS and min(coverage) >= _Q_EXACT,
         )
 
     def _everyday_only(self, per_word: list[tuple[str, dict[str, float]]]) -> tuple[str, ...]:
@@ -845,6 +872,11 @@ class Matcher:
             or (
                 learned_best >= MODEL_ALONE_MIN
                 and p.get(learned.OFF_TOPIC, 1.0) < MODEL_ALONE_OFF_TOPIC_MAX
+            )
+            or (
+                scored.fragment
+                and best_raw >= KEYWORD_MIN
+                and p.get(learned.OFF_TOPIC, 1.0) < FRAGMENT_OFF_TOPIC_MAX
             )
         )
         ranked = sorted(combined.items(), key=lambda kv: (-kv[1], self._topics[kv[0]].number))

@@ -96,7 +96,7 @@ def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
         after = words[i + 1] if i + 1 < len(words) else ""
         if word.isascii():
             if word == "go":
-                if before in _EN_GO_BEFORE:
+                if before in _EN_GO_BEFORE or after == "game":
                     return True
                 continue
             if word in OTHER_GAMES_EN and (
@@ -111,7 +111,9 @@ def names_other_game(words: Sequence[str], lemma: Callable[[str], str]) -> bool:
         base = lemma(word)
         if base in OTHER_GAMES_RU:
             return True
-        if word in _DRAUGHTS_FORMS and (before == "в" or lemma(before) in _DRAUGHTS_ADJ):
+        if word in _DRAUGHTS_FORMS and (
+            before == "в" or lemma(before) in _DRAUGHTS_ADJ or lemma(after) in _DRAUGHTS_ADJ
+        ):
             return True
     return False
 

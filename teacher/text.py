@@ -195,6 +195,11 @@ _NUMBER_WORD_RE = re.compile(
 )
 
 
+_GLUED_NUMBER_RE = re.compile(r"(?<=[а-яё])(?=[0-9])|(?<=[0-9])(?=[а-яё]{4})", re.IGNORECASE)
+"""A number typed against a word («матчдо7», «играемдо5очков», «15наодной»; round 19): a space
+goes in between; an ordinal's ending («24й», «6ти», «24го») stays on its number."""
+
+
 def tokenize(text: str) -> Tokens:
     """Split ``text`` into lowercase words, dice tokens and rule IDs.
 
@@ -202,7 +207,7 @@ def tokenize(text: str) -> Tokens:
     number 8, and "6-6" or «шесть-шесть» not as two sixes. Number words become digits, so
     «две шашки» and "2 шашки" are the same question.
     """
-    text = text.replace("ё", "е").replace("Ё", "Е")
+    text = _GLUED_NUMBER_RE.sub(" ", text.replace("ё", "е").replace("Ё", "Е"))
     rule_ids = tuple(
         f"{m.group(1).translate(_RULE_LETTERS).upper()}-{int(m.group(2))}"
         for m in _RULE_RE.finditer(text)

@@ -143,7 +143,9 @@ MEASURED: dict[str, tuple[dict[str, tuple[int, int, int, int]], tuple[int, int]]
     # Off-topic 88 → 87 with round 17's thresholds: «как начать новую игру» (the bot's usage,
     # which the bot answers with /new itself) gets a topic; 87 → 86 with the written set 17a
     # in training («ну и партия была»).
-    "blind_set_v5.tsv": ({"ru": (260, 253, 258, 2), "en": (122, 117, 118, 4)}, (90, 86)),
+    # v5's off-topic 86 → 85 in round 19 ("doubles" its own term: "lol he rolled doubles
+    # again" now reads as the dice; held out, v5 declines the same 75 as before).
+    "blind_set_v5.tsv": ({"ru": (260, 253, 258, 2), "en": (122, 117, 118, 4)}, (90, 85)),
     # v4: reported once (round 4, commit 21d083c: ru 249/268/3, en 119/128/2, off-topic 79),
     # then made training data of the learned model; these are its figures as training data.
     "blind_set_v4.tsv": ({"ru": (278, 277, 277, 1), "en": (130, 128, 129, 1)}, (85, 84)),

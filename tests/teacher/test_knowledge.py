@@ -963,6 +963,8 @@ OTHER_GAMES = [
     "how to roll a d20 for initiative",
     "правила манкалы",
     "in craps what is a hard eight",
+    # Round 19: a draughts adjective after the game's name.
+    "шашки русские правила боя",
 ]
 
 
@@ -987,6 +989,44 @@ def test_another_game_as_a_comparison_is_a_nardy_question(question: str, expecte
 
 
 @pytest.mark.parametrize(
+    "question", ["kak igrat v shashki", "pravila shahmat", "kak igrat v poker"]
+)
+def test_another_game_named_in_transliteration_gets_no_answer(question: str) -> None:
+    """Round 19: a Russian speaker's Latin words are read as transliteration for the other
+    game's name too («kak igrat v shashki» is draughts); nardy's own stay rules questions."""
+    assert match(question, lang_hint="ru") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # Round 19: one word of the game is a question when the model does not doubt it.
+        ("бой", "hitting"),
+        ("пункты", "board"),
+        # "doubles" is the roll, its own term; "double" and "doubling" stay the cube's.
+        ("doubles?", "dice"),
+        ("explain doubles", "dice"),
+        ("HOW DO DOUBLES WORK", "dice"),
+        ("who can double first", "cube"),
+        ("offer a double", "cube"),
+        # A number typed against a word.
+        ("матчдо7", "match"),
+    ],
+)
+def test_round_19_readings(question: str, expected: str) -> None:
+    results = match(question, lang_hint="en" if question.isascii() else "ru")
+    assert results and results[0].topic.id == expected, [r.topic.id for r in results]
+
+
+def test_a_number_typed_against_a_word_is_read_apart() -> None:
+    from teacher.text import tokenize
+
+    assert tokenize("матчдо7").words == ("матчдо", "7")
+    assert tokenize("с24 на18").moves == ("24/18",)
+    assert tokenize("24й 6ти").words == ("24й", "6ти")  # an ordinal's ending stays
+
+
+@pytest.mark.parametrize(
     ("question", "names_go"),
     [
         # Round 14: "go" names the game of Go only after play/in/at, «го» only after «в».
@@ -998,6 +1038,7 @@ def test_another_game_as_a_comparison_is_a_nardy_question(question: str, expecte
         ("does the winner of the last game go first next game", False),
         ("can I take a checker off the 3 point in one go", False),
         ("го играть", False),  # "let's play"
+        ("Go game, how do you capture stones", True),  # round 19: before "game"
     ],
 )
 def test_go_is_the_game_only_where_it_is_named_as_one(question: str, names_go: bool) -> None:
