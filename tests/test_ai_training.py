@@ -228,7 +228,8 @@ def test_netset_round_trip_and_phase_dispatch(tmp_path: Path) -> None:
     assert np.array_equal(nets.probs(x, ph), back.probs(x, ph))
     assert int(back.extra["note"]) == 1
     contact_only = nets.nets["contact"].forward(x)[1]
-    assert np.array_equal(nets.probs(x, ph)[ph == 0], contact_only[ph == 0])
+    # The same rows through a smaller matrix product: BLAS may round the last bit otherwise.
+    assert np.allclose(nets.probs(x, ph)[ph == 0], contact_only[ph == 0], rtol=0, atol=1e-6)
 
 
 def test_trainer_resumes_exactly(tmp_path: Path) -> None:
