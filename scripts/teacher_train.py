@@ -46,6 +46,7 @@ LOSO_FOLDS: dict[str, tuple[str, ...]] = {
     "blind_set_v17.tsv": ("blind_set_v17.tsv",),
     "blind_set_v18.tsv": ("blind_set_v18.tsv",),
     "blind_set_v19.tsv": ("blind_set_v19.tsv",),
+    "blind_set_v20.tsv": ("blind_set_v20.tsv",),
 }
 """Leave-one-set-out: each blind set, evaluated by a model trained without it (and without
 what was written knowing it). The written training sets (``train_set_13*``, round 13;
