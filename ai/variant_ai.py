@@ -188,12 +188,13 @@ class ShortAI(VariantAI):
     heuristic_scale = 20.0
     counts_blots = True
     doubled_rate = 0.30  # mars or koks in 505 of 1,682 games, hard against gnubg 0-ply
-    # 2-ply for the best two 1-ply plays when within 0.05, at most 12,000 replies (a hard cap):
-    # on the first 500 gnubg-judged positions (net short3 gen. 176, load 8-9 on 2 cores) the
-    # mean loss per move was 1-ply 0.0182, cap 10,000 0.0167 (p99 1.2 s), 18,000 0.0155
-    # (1.9 s), 30,000 0.0148 (2.3 s): p99 grows with the cap, the gain flattens.
+    # 2-ply for the best two 1-ply plays when within 0.05, at most 24,000 replies (a hard cap).
+    # On the 1,000 positions hard meets against gnubg (judged by gnubg 2-ply, nets short9 gen.
+    # 6,109) the loss per move was 0.0040 with a cap of 12,000 and 0.0032 with 24,000 (paired
+    # -0.0008 [-0.0012, -0.0005]) at 89 -> 122 ms CPU median, 177 -> 282 ms p99; wider
+    # settings (3 plays within 0.1 at 48,000: 0.0030, 233 ms median) crowd the 250 ms budget.
     net_search = SearchSettings(
-        candidates=5, margin=0.2, budget=2500, deep=2, deep_margin=0.05, deep_budget=12000
+        candidates=5, margin=0.2, budget=2500, deep=2, deep_margin=0.05, deep_budget=24000
     )
 
     def encoders(self) -> dict[int, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
